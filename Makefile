@@ -1,0 +1,59 @@
+# The two commands of a fresh machine: `make run` and `make test`. Everything else is a step of those.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+NODE_MODULES := node_modules/.package-lock.json
+HOOKS_SRC := $(shell find pb_hooks_src -name '*.ts' ! -name '*.test.ts' 2>/dev/null)
+
+.PHONY: help install binaries types hooks build typecheck run test test-unit test-e2e bench clean
+
+help:
+	@echo "make run    install, build, migrate, bootstrap a demo operator and serve on http://127.0.0.1:8090"
+	@echo "make test   everything CI runs: typecheck, unit tests, integration tests against the real binaries"
+	@echo "make build  build binaries and hooks, start nothing;  make bench  print benchmark figures"
+
+$(NODE_MODULES): package.json package-lock.json
+	npm ci --no-fund --no-audit
+	@touch $@
+
+install: $(NODE_MODULES)
+
+binaries:
+	@scripts/build-binaries.sh
+
+build/types/types.d.ts: bin/pocketbase
+	scripts/gen-types.sh
+
+bin/pocketbase:
+	@scripts/build-binaries.sh
+
+types: binaries build/types/types.d.ts
+
+pb_hooks/main.pb.js: $(NODE_MODULES) $(HOOKS_SRC) scripts/build-hooks.mjs
+	node scripts/build-hooks.mjs
+
+hooks: pb_hooks/main.pb.js
+
+build: install binaries types hooks
+
+typecheck: install types
+	npx tsc -p tsconfig.json
+	npx tsc -p tsconfig.node.json
+
+run: build
+	scripts/run.sh
+
+test-unit: install
+	npx vitest run --project unit
+
+test-e2e: build
+	npx vitest run --project e2e
+
+test: build typecheck
+	npx vitest run
+
+bench: build
+	scripts/bench.sh
+
+clean:
+	rm -rf build pb_hooks .run

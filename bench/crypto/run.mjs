@@ -1,0 +1,130 @@
+// Measures ed25519/X25519 costs inside goja in the real PocketBase binary, for four ways hooks could do crypto:
+// (a) tweetnacl and (b) @noble/curves in-process, (c) a Node process spawned per call, (d) a long-running
+// Node signer on loopback HTTP. Verifies every path's output with node:crypto and prints a table.
+// Usage, from the repo root: node bench/crypto/run.mjs   (method and figures: docs/crypto.md)
+import { spawn, spawnSync } from "node:child_process";
+import { createPublicKey, randomBytes, sign, verify } from "node:crypto";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import { privateKey, rawPublicKey } from "./native/ops.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, "../..");
+const pocketbase = join(root, "bin/pocketbase");
+const LIBS = ["tweetnacl", "noble"];
+const LOAD_RUNS = 5; // fresh processes per library for the first-use figures
+const OPS = ["edKeyPair", "edSign", "x25519KeyPair", "thing"];
+
+/** Bundles each library and the driver the way the platform's hooks are bundled (scripts/build-hooks.mjs). */
+async function buildHooks(hooksDir) {
+  mkdirSync(join(hooksDir, "lib"), { recursive: true });
+  for (const name of [...LIBS, "bench"]) {
+    await build({
+      entryPoints: [join(here, `hook/${name}.ts`)],
+      outfile: join(hooksDir, `lib/${name}.js`),
+      bundle: true,
+      format: "cjs",
+      platform: "browser", // tweetnacl's browser field then stubs Node's crypto module, which goja lacks
+      mainFields: ["browser", "main"],
+      target: "es2020",
+      logLevel: "warning",
+    });
+  }
+  copyFileSync(join(here, "hook/main.pb.js"), join(hooksDir, "main.pb.js"));
+}
+
+/** Starts the loopback signer; resolves with its URL once it printed its port. */
+async function startSigner(token) {
+  const child = spawn(process.execPath, [join(here, "native/signer-server.mjs")], {
+    env: { ...process.env, SIGNER_TOKEN: token },
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const [line] = await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next().then((r) => [r.value]);
+  if (!line) throw new Error("signer-server exited before listening");
+  return { child, url: `http://127.0.0.1:${JSON.parse(line).port}/ops` };
+}
+
+function cryptobench(tmp, args, env) {
+  const res = spawnSync(
+    pocketbase,
+    ["cryptobench", ...args, "--dir", join(tmp, "data"), "--hooksDir", join(tmp, "hooks"), "--migrationsDir", join(tmp, "mig"), "--hooksWatch=false"],
+    { env: { ...process.env, ...env }, encoding: "utf8", timeout: 150_000 },
+  );
+  const line = res.stdout.split("\n").find((l) => l.includes("CRYPTOBENCH_RESULT "));
+  if (!line) throw new Error(`cryptobench ${args.join(" ")} printed no result:\n${res.stdout}${res.stderr}${res.error ?? ""}`);
+  return JSON.parse(line.slice(line.indexOf("CRYPTOBENCH_RESULT ") + "CRYPTOBENCH_RESULT ".length));
+}
+
+/** Checks one Thing's outputs from a path against node:crypto; returns the failures. */
+function verifyCheck({ path, signerSeed, ops, results }) {
+  const hex = (s) => Buffer.from(s, "hex");
+  const signerKey = privateKey("ed25519", hex(signerSeed));
+  const failures = [];
+  ops.forEach((op, i) => {
+    const got = results[i];
+    if (op.op === "edSign") {
+      const signature = hex(got.signature ?? "");
+      const valid = signature.length === 64 && verify(null, hex(op.msg), createPublicKey(signerKey), signature);
+      if (!valid || !signature.equals(sign(null, hex(op.msg), signerKey))) failures.push(`${path}: bad ed25519 signature`);
+    } else {
+      const curve = op.op === "edKeyPair" ? "ed25519" : "x25519";
+      if (got.publicKey !== rawPublicKey(privateKey(curve, hex(op.seed))).toString("hex")) failures.push(`${path}: wrong ${curve} public key`);
+    }
+  });
+  return failures;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const fmt = (ms) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
+const table = (header, rows) => {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  return [header, ...rows].map((r) => "| " + r.map((c, i) => c.padEnd(widths[i])).join(" | ") + " |")
+    .toSpliced(1, 0, "|" + widths.map((w) => "-".repeat(w + 2)).join("|") + "|").join("\n");
+};
+
+const versionFile = join(root, "scripts/binaries.env");
+const pbVersion = existsSync(versionFile) ? (readFileSync(versionFile, "utf8").match(/^POCKETBASE_VERSION=(\S+)/m)?.[1] ?? "?") : "?";
+const tmp = mkdtempSync(join(tmpdir(), "cryptobench-"));
+const token = randomBytes(32).toString("hex");
+let signer;
+try {
+  await buildHooks(join(tmp, "hooks"));
+  signer = await startSigner(token);
+
+  const loads = LIBS.map((lib) => {
+    const runs = Array.from({ length: LOAD_RUNS }, () => cryptobench(tmp, ["load", lib]));
+    const m = (vm, key) => fmt(median(runs.map((r) => r[vm][key])));
+    return [lib, m("loader", "requireMs"), m("loader", "firstThingMs"), m("executor", "requireMs"), m("executor", "firstThingMs")];
+  });
+  const { rows, checks } = cryptobench(tmp, ["ops", signer.url, process.execPath, join(here, "native/native-signer.mjs")], {
+    CRYPTOBENCH_SIGNER_TOKEN: token,
+  });
+
+  const cell = (path, op) => {
+    const r = rows.find((x) => x.path === path && x.op === op);
+    return `${fmt(r.p50)} / ${fmt(r.p95)} (${r.n})`;
+  };
+  const paths = [...new Set(rows.filter((r) => r.path !== "goja").map((r) => r.path))];
+  console.log(`crypto inside goja: PocketBase ${pbVersion} (bin/pocketbase), Node ${process.version}, ${cpus().length} cores, ${new Date().toISOString().slice(0, 10)}`);
+  console.log("\nms per call, p50 / p95 (samples); Thing = ed25519 key pair + 2 ed25519 signs + X25519 key pair\n");
+  console.log(table(["path", "ed25519 key pair", "ed25519 sign 300 B", "X25519 key pair", "Thing"], paths.map((p) => [p, ...OPS.map((op) => cell(p, op))])));
+  console.log(`\nrandom 32 bytes via $security: ${cell("goja", "random 32 B")}`);
+  console.log(`\nfirst use of a library in a VM, ms, median of ${LOAD_RUNS} fresh processes (first Thing includes deriving its signing key)\n`);
+  console.log(table(["library", "require, 1st VM", "first Thing, 1st VM", "require, 2nd VM", "first Thing, 2nd VM"], loads));
+
+  const failures = checks.flatMap(verifyCheck);
+  const verified = checks.reduce((n, c) => n + c.ops.length, 0);
+  if (failures.length) {
+    console.error(`\nVERIFICATION FAILED:\n${failures.join("\n")}`);
+    process.exitCode = 1;
+  } else {
+    console.log(`\nverified with node:crypto: ${verified} outputs from ${checks.length} Things across ${paths.length} paths`);
+  }
+} finally {
+  signer?.child.stdin.end(); // the signer exits on stdin EOF
+  rmSync(tmp, { recursive: true, force: true });
+}

@@ -1,0 +1,124 @@
+// Bus collections (spec 2.1 bus rows, rules 6, 12, 13). Minting arrives with the bus credential service;
+// the schema and its rules exist from the start so that no tenant can reach a row it must not see.
+import { ALL_ROLES, CLOSED, all, any, isOperator, memberOf, unchanged } from "../schema/rules";
+import { MANAGERS } from "../lib/roles";
+import type { CollectionNames } from "../schema/names";
+import { ORGANIZATION, orgScopedRules } from "../schema/common";
+import { LARGE_TEXT, TIMESTAMPS, type CollectionSpec } from "../schema/spec";
+
+export function busCollections(n: CollectionNames): CollectionSpec[] {
+  const managersOnly = orgScopedRules(n, { read: MANAGERS, create: MANAGERS, update: MANAGERS, delete: MANAGERS });
+  const permissions = [
+    { type: "json", name: "publish_permissions" },
+    { type: "json", name: "subscribe_permissions" },
+  ] as const;
+
+  const accounts: CollectionSpec = {
+    key: "bus_accounts",
+    type: "base",
+    fields: [
+      ORGANIZATION,
+      { type: "text", name: "name" },
+      { type: "bool", name: "active" },
+      { type: "text", name: "public_key" },
+      { type: "text", name: "jwt", max: LARGE_TEXT },
+      { type: "json", name: "limits" },
+      { type: "json", name: "signing_keys" },
+      { type: "text", name: "seed", hidden: true },
+      { type: "json", name: "signing_seeds", hidden: true },
+      ...TIMESTAMPS,
+    ],
+    indexes: ["CREATE UNIQUE INDEX idx_{table}_organization ON {table} (organization)"],
+    rules: {
+      // Every role reads its account (public trust material); tenants change it through routes only.
+      list: any(memberOf(n.memberships, "organization", ALL_ROLES), isOperator),
+      view: any(memberOf(n.memberships, "organization", ALL_ROLES), isOperator),
+      create: CLOSED,
+      update: all(isOperator, unchanged("organization")),
+      delete: CLOSED,
+    },
+  };
+
+  // Rule 12: besides owner/admin, a member reads exactly the row linked to its own membership.
+  const m = `@collection.${n.memberships}:m`;
+  const linkedToCaller = all(memberOf(n.memberships, "organization", ALL_ROLES), `${m}.bus_user ?= id`);
+  const users: CollectionSpec = {
+    key: "bus_users",
+    type: "base",
+    fields: [
+      ORGANIZATION,
+      { type: "text", name: "name", required: true, max: 200 },
+      { type: "relation", name: "role", target: "bus_roles" },
+      { type: "bool", name: "active" },
+      { type: "bool", name: "regenerate" },
+      ...permissions,
+      { type: "text", name: "public_key" },
+      { type: "text", name: "jwt", max: LARGE_TEXT },
+      // creds_file embeds the user seed and is deliberately not hidden: rules scope it to its owner.
+      { type: "text", name: "creds_file", max: LARGE_TEXT },
+      { type: "text", name: "seed", hidden: true },
+      ...TIMESTAMPS,
+    ],
+    indexes: [],
+    rules: { ...managersOnly, view: any(managersOnly.view ?? "", linkedToCaller) },
+  };
+
+  const roles: CollectionSpec = {
+    key: "bus_roles",
+    type: "base",
+    fields: [
+      ORGANIZATION,
+      { type: "text", name: "name", required: true, max: 200 },
+      { type: "text", name: "description", max: 2000 },
+      { type: "bool", name: "is_default" },
+      ...permissions,
+      ...TIMESTAMPS,
+    ],
+    indexes: [],
+    rules: managersOnly,
+  };
+
+  const exchange = (key: "bus_account_exports" | "bus_account_imports", extra: CollectionSpec["fields"]) => ({
+    key,
+    type: "base" as const,
+    fields: [
+      ORGANIZATION,
+      { type: "text" as const, name: "name", required: true, max: 200 },
+      { type: "text" as const, name: "subject", required: true, max: 500 },
+      { type: "select" as const, name: "kind", values: ["stream", "service"], required: true },
+      ...extra,
+      ...TIMESTAMPS,
+    ],
+    indexes: [],
+    rules: managersOnly,
+  });
+
+  const exports = exchange("bus_account_exports", [{ type: "bool", name: "public" }]);
+  const imports = exchange("bus_account_imports", [
+    { type: "text", name: "account_pub", max: 100 },
+    { type: "text", name: "local_subject", max: 500 },
+  ]);
+
+  // The operator and $SYS account: SuperUser custody only.
+  const systemOperator: CollectionSpec = {
+    key: "bus_system_operator",
+    type: "base",
+    fields: [
+      { type: "text", name: "name" },
+      { type: "text", name: "operator_pub" },
+      { type: "text", name: "operator_jwt", max: LARGE_TEXT },
+      { type: "text", name: "operator_seed", hidden: true },
+      { type: "text", name: "signing_key_pub" },
+      { type: "text", name: "signing_seed", hidden: true },
+      { type: "text", name: "sys_account_pub" },
+      { type: "text", name: "sys_account_jwt", max: LARGE_TEXT },
+      { type: "text", name: "sys_account_seed", hidden: true },
+      { type: "text", name: "sys_user_creds", hidden: true, max: LARGE_TEXT },
+      ...TIMESTAMPS,
+    ],
+    indexes: [],
+    rules: { list: CLOSED, view: CLOSED, create: CLOSED, update: CLOSED, delete: CLOSED },
+  };
+
+  return [accounts, users, roles, exports, imports, systemOperator];
+}

@@ -1,0 +1,91 @@
+// Sources (2) and (3): a YAML config file. Keys are nested (`bus: {server_url: ...}`); a dotted key
+// (`bus.server_url: ...`) means the same. Unknown keys and wrong types are refused: a typo must not be
+// silently ignored.
+import { CORE_SCHEMA, load } from "js-yaml";
+import { ConfigError, shown } from "./errors";
+import { CONFIG_KEYS, isConfigKey, keyInfo, type ConfigKey, type ConfigValue, type KeyType } from "./keys";
+import { origin, type Settings } from "./settings";
+import { splitList } from "./text";
+
+type Mapping = Record<string, unknown>;
+
+/** Every proper prefix of a key, e.g. `audit` and `audit.retention`: the places a mapping may appear. */
+const SECTIONS = new Set(
+  CONFIG_KEYS.flatMap((key) => {
+    const parts = key.split(".");
+    return parts.slice(1).map((_, i) => parts.slice(0, i + 1).join("."));
+  }),
+);
+
+export function readConfigFile(text: string, path: string): Settings {
+  const settings: Settings = new Map();
+  const doc = parseYaml(text, path);
+  if (doc === null || doc === undefined) return settings;
+  if (!isMapping(doc)) throw new ConfigError(`${path}: the top level must be a mapping of keys`);
+  collect(doc, "", path, settings);
+  return settings;
+}
+
+function parseYaml(text: string, path: string): unknown {
+  try {
+    // The core schema yields only strings, numbers, booleans, null, lists and mappings (no dates).
+    return load(text, { schema: CORE_SCHEMA, filename: path });
+  } catch (err) {
+    throw new ConfigError(`${path}: invalid YAML: ${yamlProblem(err)}`);
+  }
+}
+
+/** js-yaml's message spans several lines (it quotes the source); keep its reason and position. */
+function yamlProblem(err: unknown): string {
+  const { reason, mark } = (err ?? {}) as { reason?: unknown; mark?: { line?: unknown; column?: unknown } };
+  if (typeof reason !== "string") return String(err).split("\n")[0];
+  const line = typeof mark?.line === "number" ? mark.line + 1 : undefined;
+  const column = typeof mark?.column === "number" ? mark.column + 1 : undefined;
+  return line === undefined ? reason : `${reason} at line ${line}, column ${column}`;
+}
+
+function collect(mapping: Mapping, prefix: string, path: string, settings: Settings): void {
+  for (const [name, raw] of Object.entries(mapping)) {
+    const dotted = prefix === "" ? name : `${prefix}.${name}`;
+    if (isConfigKey(dotted)) {
+      if (settings.has(dotted)) throw new ConfigError(`${path}: key "${dotted}" is set twice`);
+      settings.set(dotted, { value: fileValue(dotted, raw, path), source: path });
+    } else if (SECTIONS.has(dotted)) {
+      // An empty section (`bus:` with every child commented out) sets nothing.
+      if (raw === null) continue;
+      if (!isMapping(raw)) throw new ConfigError(`${path}: "${dotted}" must be a mapping of keys`);
+      collect(raw, dotted, path, settings);
+    } else {
+      throw new ConfigError(`${path}: unknown key "${dotted}"`);
+    }
+  }
+}
+
+function fileValue(key: ConfigKey, raw: unknown, path: string): ConfigValue {
+  const type = keyInfo(key).type;
+  if (type === "string" && typeof raw === "string") return raw;
+  if (type === "int" && typeof raw === "number" && Number.isSafeInteger(raw)) return raw;
+  if (type === "bool" && typeof raw === "boolean") return raw;
+  if (type === "string-list") {
+    if (typeof raw === "string") return splitList(raw);
+    if (Array.isArray(raw) && raw.every((entry) => typeof entry === "string")) return [...raw];
+  }
+  throw new ConfigError(`${origin(key, path)} must be ${EXPECTED[type]}, got ${shown(key, raw)}${hint(type, raw)}`);
+}
+
+function hint(type: KeyType, raw: unknown): string {
+  if (raw === null) return ' (write "" for an empty string, or remove the key)';
+  if (type === "string" && typeof raw !== "object") return " (quote the value)";
+  return "";
+}
+
+const EXPECTED = {
+  string: "a string",
+  int: "an integer",
+  bool: "true or false",
+  "string-list": "a list of strings or a space-separated string",
+} as const;
+
+function isMapping(value: unknown): value is Mapping {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

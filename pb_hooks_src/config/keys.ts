@@ -1,0 +1,155 @@
+// The one list of configuration keys (service spec 8.3, minus the agent's observability.* keys).
+// Defaults, environment variable names, file checking and docs/configuration.md all come from it.
+import type { PlatformConfig } from "./types";
+
+export const SERVICE_NAME = "iot-control-plane";
+
+export type ConfigValue = string | number | boolean | string[];
+export type KeyType = "string" | "int" | "bool" | "string-list";
+
+/** Dotted paths of PlatformConfig's leaves, e.g. "bus.default_limits.max_payload". */
+type Paths<T> = {
+  [K in keyof T & string]: T[K] extends ConfigValue ? K : `${K}.${Paths<T[K]>}`;
+}[keyof T & string];
+
+export type ConfigKey = Paths<PlatformConfig>;
+
+type ValueAt<T, P extends string> = P extends `${infer Head}.${infer Rest}`
+  ? Head extends keyof T
+    ? ValueAt<T[Head], Rest>
+    : never
+  : P extends keyof T
+    ? T[P]
+    : never;
+
+type TypeOf<V> = V extends string[]
+  ? "string-list"
+  : V extends string
+    ? "string"
+    : V extends number
+      ? "int"
+      : V extends boolean
+        ? "bool"
+        : never;
+
+export interface KeyInfo {
+  type: KeyType;
+  default: ConfigValue;
+  meaning: string;
+  /** Never echoed in error messages. */
+  secret?: true;
+}
+
+interface KeySpec<V extends ConfigValue> extends KeyInfo {
+  type: TypeOf<V>;
+  default: V;
+}
+
+// Typed against PlatformConfig so the compiler refuses a missing key, an extra key or a wrong type.
+const KEYS: { readonly [K in ConfigKey]: KeySpec<ValueAt<PlatformConfig, K>> } = {
+  "tenancy.organizations_collection": { type: "string", default: "organizations", meaning: "Collection name of organizations." },
+  "tenancy.memberships_collection": { type: "string", default: "memberships", meaning: "Collection name of memberships." },
+  "tenancy.invites_collection": { type: "string", default: "invites", meaning: "Collection name of invitations." },
+  "tenancy.invite_expiry_days": { type: "int", default: 7, meaning: "Days an invitation stays valid (at least 1)." },
+  "bus.account_collection_name": { type: "string", default: "bus_accounts", meaning: "Collection name of bus accounts." },
+  "bus.user_collection_name": { type: "string", default: "bus_users", meaning: "Collection name of bus users." },
+  "bus.role_collection_name": { type: "string", default: "bus_roles", meaning: "Collection name of bus roles." },
+  "bus.export_collection_name": { type: "string", default: "bus_account_exports", meaning: "Collection name of account exports." },
+  "bus.import_collection_name": { type: "string", default: "bus_account_imports", meaning: "Collection name of account imports." },
+  "bus.operator_name": {
+    type: "string",
+    default: `${SERVICE_NAME}.operator`,
+    meaning: "Name stamped into the operator JWT at first run; changing it after first run is unsafe.",
+  },
+  "bus.server_url": {
+    type: "string",
+    default: "nats://localhost:4222",
+    meaning: "Where the control plane dials as system-account client; nats://, tls:// or bus:// (alias of nats://).",
+  },
+  "bus.websocket_urls": {
+    type: "string-list",
+    default: [],
+    meaning: "Addresses a browser dials, served by /api/client-config; separated by spaces, never commas.",
+  },
+  "bus.leaf_url": {
+    type: "string",
+    default: "",
+    meaning: "Where an edge leaf dials the hub (hub_leaf_url): nats-leaf://, tls:// or bus-leaf://; empty: no edge box can bootstrap.",
+  },
+  "bus.persist_domain": {
+    type: "string",
+    default: "hub",
+    meaning: "Hub's persistence domain (hub_domain); must match the bus server config.",
+  },
+  "bus.encryption_key": {
+    type: "string",
+    default: "",
+    meaning: "Exactly 32 characters; encrypts minting keys at rest. Empty: plaintext.",
+    secret: true,
+  },
+  "bus.managed_export_subject": {
+    type: "string",
+    default: "helpdesk.>",
+    meaning: "Subject subtree a managed organization exports to the provider; must end in `.>`.",
+  },
+  "bus.log_to_console": { type: "bool", default: false, meaning: "Verbose bus logging." },
+  "bus.default_limits.max_connections": { type: "int", default: 100, meaning: "New accounts' connection limit; -1 unlimited." },
+  "bus.default_limits.max_subscriptions": { type: "int", default: 5000, meaning: "New accounts' subscription limit; -1 unlimited." },
+  "bus.default_limits.max_payload": { type: "int", default: 1048576, meaning: "New accounts' message size limit in bytes (1 MiB); -1 unlimited." },
+  "bus.default_limits.max_persist_disk_storage": {
+    type: "int",
+    default: 5368709120,
+    meaning: "New accounts' persisted disk bytes (5 GiB); -1 unlimited, 0 disables persistence.",
+  },
+  "bus.default_limits.max_persist_memory_storage": {
+    type: "int",
+    default: 67108864,
+    meaning: "New accounts' persisted memory bytes (64 MiB); -1 unlimited, 0 disables persistence.",
+  },
+  "bus.embedded": { type: "bool", default: false, meaning: "Run a bus server in-process (serve only); same as `--bus`." },
+  "bus.embedded_config": {
+    type: "string",
+    default: "./bus-config/bus.conf",
+    meaning: "Server config file loaded when embedded; same as `--bus-config`.",
+  },
+  "overlay.ca_collection_name": { type: "string", default: "overlay_ca", meaning: "Collection name of overlay CAs." },
+  "overlay.network_collection_name": { type: "string", default: "overlay_networks", meaning: "Collection name of overlay networks." },
+  "overlay.host_collection_name": { type: "string", default: "overlay_hosts", meaning: "Collection name of overlay hosts." },
+  "overlay.log_to_console": { type: "bool", default: false, meaning: "Verbose overlay logging." },
+  "overlay.default_ca_validity_years": { type: "int", default: 10, meaning: "Validity of a new overlay CA in years (at least 1)." },
+  "overlay.encryption_key": {
+    type: "string",
+    default: "",
+    meaning: "Exactly 32 characters; encrypts CA and host private keys. Empty: plaintext.",
+    secret: true,
+  },
+  "audit.collection_name": { type: "string", default: "audit_logs", meaning: "Collection name of audit events." },
+  "audit.log_to_console": { type: "bool", default: false, meaning: "Mirror audit events to stdout." },
+  "audit.retention.max_age": { type: "string", default: "", meaning: "Duration (e.g. 720h) after which audit events are pruned; empty: no age pruning." },
+  "audit.retention.max_records": { type: "int", default: 0, meaning: "Audit events kept at most; 0: no count pruning." },
+  "audit.retention.interval": { type: "string", default: "0 2 * * *", meaning: "Cron schedule of the retention sweep." },
+  "readiness.interval": { type: "string", default: "15s", meaning: "Duration between readiness probes." },
+  "readiness.timeout": { type: "string", default: "5s", meaning: "Duration bounding a whole readiness probe." },
+  "metrics.enabled": { type: "bool", default: true, meaning: "Registers GET /metrics." },
+  "metrics.token": { type: "string", default: "", meaning: "Bearer token required by /metrics; empty: open.", secret: true },
+  "branding.dir": {
+    type: "string",
+    default: "",
+    meaning: "Directory of overrides for branding.json, logo.svg, theme.css; empty: embedded defaults.",
+  },
+};
+
+export const CONFIG_KEYS = Object.keys(KEYS) as ConfigKey[];
+
+export function keyInfo(key: ConfigKey): KeyInfo {
+  return KEYS[key];
+}
+
+export function isConfigKey(name: string): name is ConfigKey {
+  return Object.prototype.hasOwnProperty.call(KEYS, name);
+}
+
+/** `bus.server_url` → `PLATFORM_BUS_SERVER_URL`. */
+export function envName(key: ConfigKey): string {
+  return `PLATFORM_${key.replace(/\./g, "_").toUpperCase()}`;
+}

@@ -1,0 +1,126 @@
+// Refuses configurations the control plane must not start with, and normalizes the spec's scheme
+// aliases (bus://, bus-leaf://) to the bus server's own schemes before anything uses them.
+import { cronProblem } from "./cron";
+import { parseDuration } from "./duration";
+import { ConfigError, shown } from "./errors";
+import { CONFIG_KEYS, type ConfigKey } from "./keys";
+import type { PlatformConfig } from "./types";
+
+export { parseDuration } from "./duration";
+
+/** Names a key in messages, e.g. `bus.leaf_url (from env PLATFORM_BUS_LEAF_URL)`. */
+export type Describe = (key: ConfigKey) => string;
+
+const COLLECTION_NAME = /^[a-z_][a-z0-9_]*$/;
+const COLLECTION_KEYS = CONFIG_KEYS.filter((key) => /_collection(_name)?$/.test(key));
+
+/** The config with aliases normalized; throws ConfigError on the first refused value. */
+export function validateConfig(config: PlatformConfig, describe: Describe = (key) => key): PlatformConfig {
+  const fail: Fail = (key, problem) => {
+    throw new ConfigError(`${describe(key)} ${problem}`);
+  };
+  const { bus, overlay, audit, readiness, tenancy } = config;
+
+  const serverUrl = normalizeScheme(bus.server_url, ["nats://", "tls://"], { "bus://": "nats://" });
+  if (serverUrl === undefined) {
+    fail("bus.server_url", `must be one URL starting with nats://, tls:// or bus://, got ${shown("bus.server_url", bus.server_url)}`);
+  }
+  const leafUrl = bus.leaf_url === "" ? "" : normalizeScheme(bus.leaf_url, ["nats-leaf://", "tls://"], { "bus-leaf://": "nats-leaf://" });
+  if (leafUrl === undefined) {
+    fail("bus.leaf_url", `must be empty or one URL starting with nats-leaf://, tls:// or bus-leaf://, got ${shown("bus.leaf_url", bus.leaf_url)}`);
+  }
+  for (const url of bus.websocket_urls) {
+    if (url.includes(",")) fail("bus.websocket_urls", `entry ${JSON.stringify(url)} contains a comma: separate URLs with spaces`);
+  }
+  if (!isSubtree(bus.managed_export_subject)) {
+    fail("bus.managed_export_subject", `must be a subject ending in ".>" such as "helpdesk.>", got ${JSON.stringify(bus.managed_export_subject)}`);
+  }
+  checkEncryptionKey("bus.encryption_key", bus.encryption_key, fail);
+  checkEncryptionKey("overlay.encryption_key", overlay.encryption_key, fail);
+
+  checkDuration("readiness.interval", readiness.interval, fail);
+  checkDuration("readiness.timeout", readiness.timeout, fail);
+  if (audit.retention.max_age !== "") checkDuration("audit.retention.max_age", audit.retention.max_age, fail);
+  const cron = cronProblem(audit.retention.interval);
+  if (cron !== undefined) fail("audit.retention.interval", `is not a cron schedule: ${cron}`);
+
+  checkAtLeast("tenancy.invite_expiry_days", tenancy.invite_expiry_days, 1, fail);
+  checkAtLeast("overlay.default_ca_validity_years", overlay.default_ca_validity_years, 1, fail);
+  checkAtLeast("audit.retention.max_records", audit.retention.max_records, 0, fail);
+  const limits = bus.default_limits;
+  checkAtLeast("bus.default_limits.max_connections", limits.max_connections, -1, fail);
+  checkAtLeast("bus.default_limits.max_subscriptions", limits.max_subscriptions, -1, fail);
+  checkAtLeast("bus.default_limits.max_payload", limits.max_payload, -1, fail);
+  checkAtLeast("bus.default_limits.max_persist_disk_storage", limits.max_persist_disk_storage, -1, fail);
+  checkAtLeast("bus.default_limits.max_persist_memory_storage", limits.max_persist_memory_storage, -1, fail);
+
+  checkCollectionNames(config, fail);
+
+  return { ...config, bus: { ...bus, server_url: serverUrl, leaf_url: leafUrl } };
+}
+
+type Fail = (key: ConfigKey, problem: string) => never;
+
+/** The URL with an alias scheme replaced, or undefined when its scheme is not allowed or it is not one URL. */
+function normalizeScheme(url: string, schemes: string[], aliases: Record<string, string>): string | undefined {
+  // Commas and spaces would make it a list, which these keys are not.
+  if (/[\s,]/.test(url)) return undefined;
+  for (const scheme of schemes) {
+    if (url.startsWith(scheme) && url.length > scheme.length) return url;
+  }
+  for (const [alias, scheme] of Object.entries(aliases)) {
+    if (url.startsWith(alias) && url.length > alias.length) return scheme + url.slice(alias.length);
+  }
+  return undefined;
+}
+
+/** `a.b.>`: non-empty tokens, the last one `>`. */
+function isSubtree(subject: string): boolean {
+  const tokens = subject.split(".");
+  const head = tokens.slice(0, -1);
+  return (
+    tokens.length >= 2 &&
+    tokens[tokens.length - 1] === ">" &&
+    head.every((token) => token !== "" && token !== ">" && !/\s/.test(token))
+  );
+}
+
+// Keys are used as AES-256 keys in bytes: non-ASCII characters would make them longer than 32 bytes.
+function checkEncryptionKey(key: ConfigKey, value: string, fail: Fail): void {
+  if (value === "" || /^[\x20-\x7e]{32}$/.test(value)) return;
+  fail(key, `must be empty or exactly 32 ASCII characters, got ${value.length} characters`);
+}
+
+function checkDuration(key: ConfigKey, value: string, fail: Fail): void {
+  let ms: number;
+  try {
+    ms = parseDuration(value);
+  } catch (err) {
+    return fail(key, `is invalid: ${(err as Error).message}`);
+  }
+  if (ms <= 0) fail(key, `must be greater than zero, got ${JSON.stringify(value)}`);
+}
+
+function checkAtLeast(key: ConfigKey, value: number, min: number, fail: Fail): void {
+  if (value < min) fail(key, `must be at least ${min}, got ${value}`);
+}
+
+function checkCollectionNames(config: PlatformConfig, fail: Fail): void {
+  const seen = new Map<string, ConfigKey>();
+  for (const key of COLLECTION_KEYS) {
+    const name = collectionName(config, key);
+    if (!COLLECTION_NAME.test(name)) {
+      fail(key, `must be a collection name matching ${COLLECTION_NAME.source}, got ${JSON.stringify(name)}`);
+    }
+    const other = seen.get(name);
+    if (other !== undefined) fail(key, `names the same collection ${JSON.stringify(name)} as ${other}`);
+    seen.set(name, key);
+  }
+}
+
+/** A collection name by its dotted key; every collection key holds a string. */
+function collectionName(config: PlatformConfig, key: ConfigKey): string {
+  let node: unknown = config;
+  for (const part of key.split(".")) node = (node as Record<string, unknown>)[part];
+  return String(node);
+}

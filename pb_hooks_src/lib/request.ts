@@ -1,0 +1,25 @@
+// The goja boundary of added routes: body reading and error answers, wrapped once.
+import { MAX_BODY_BYTES, parseJsonObject, type JsonObject } from "./body";
+import { RouteError } from "./errors";
+
+/** Reads the body as a JSON object; requestInfo() would throw on arrays and unknown content types. */
+export function readJsonObject(e: core.RequestEvent, allowEmpty = false): JsonObject {
+  // One byte past the limit is enough to tell an oversized body.
+  const text = e.request.body ? toString(e.request.body, MAX_BODY_BYTES + 1) : "";
+  return parseJsonObject(text, allowEmpty);
+}
+
+/** Runs a route; a RouteError becomes its status with `{status, message, data}` like PocketBase's own. */
+export function respond(e: core.RequestEvent, handler: () => { status: number; body: unknown }): void {
+  let result: { status: number; body: unknown };
+  try {
+    result = handler();
+  } catch (err) {
+    if (err instanceof RouteError) {
+      e.json(err.status, { status: err.status, message: err.message, data: {} });
+      return;
+    }
+    throw err;
+  }
+  e.json(result.status, result.body);
+}

@@ -1,0 +1,71 @@
+// Overlay collections (spec 2.1 overlay rows, rules 6, 12, 13). Issuance arrives with the overlay PKI;
+// the schema and its rules exist from the start.
+import { ALL_ROLES, CLOSED, all, any, isOperator, memberOf, unchanged } from "../schema/rules";
+import { MANAGERS } from "../lib/roles";
+import type { CollectionNames } from "../schema/names";
+import { ORGANIZATION, orgScopedRules } from "../schema/common";
+import { LARGE_TEXT, TIMESTAMPS, type CollectionSpec } from "../schema/spec";
+
+export function overlayCollections(n: CollectionNames): CollectionSpec[] {
+  const managersOnly = orgScopedRules(n, { read: MANAGERS, create: MANAGERS, update: MANAGERS, delete: MANAGERS });
+
+  const ca: CollectionSpec = {
+    key: "overlay_ca",
+    type: "base",
+    fields: [
+      ORGANIZATION,
+      { type: "text", name: "name" },
+      { type: "text", name: "cert", max: LARGE_TEXT },
+      { type: "text", name: "private_key", hidden: true, max: LARGE_TEXT },
+      { type: "text", name: "fingerprint" },
+      { type: "date", name: "not_after" },
+      ...TIMESTAMPS,
+    ],
+    indexes: [],
+    rules: {
+      list: any(memberOf(n.memberships, "organization", ALL_ROLES), isOperator),
+      view: any(memberOf(n.memberships, "organization", ALL_ROLES), isOperator),
+      create: CLOSED,
+      update: all(isOperator, unchanged("organization")),
+      delete: CLOSED,
+    },
+  };
+
+  const networks: CollectionSpec = {
+    key: "overlay_networks",
+    type: "base",
+    fields: [
+      ORGANIZATION,
+      { type: "text", name: "name", required: true, max: 200 },
+      { type: "text", name: "cidr", required: true, max: 64 },
+      { type: "text", name: "description", max: 2000 },
+      ...TIMESTAMPS,
+    ],
+    indexes: [],
+    rules: managersOnly,
+  };
+
+  const hosts: CollectionSpec = {
+    key: "overlay_hosts",
+    type: "base",
+    fields: [
+      ORGANIZATION,
+      { type: "relation", name: "network", target: "overlay_networks", required: true },
+      { type: "text", name: "name", required: true, max: 200 },
+      { type: "text", name: "overlay_ip", required: true, max: 64 },
+      { type: "json", name: "groups" },
+      { type: "bool", name: "active" },
+      { type: "text", name: "cert", max: LARGE_TEXT },
+      { type: "text", name: "private_key", hidden: true, max: LARGE_TEXT },
+      { type: "text", name: "fingerprint" },
+      { type: "date", name: "not_after" },
+      // config_yaml embeds the host key and is deliberately not hidden: rules scope it (rule 12).
+      { type: "text", name: "config_yaml", max: LARGE_TEXT },
+      ...TIMESTAMPS,
+    ],
+    indexes: ["CREATE UNIQUE INDEX idx_{table}_network_ip ON {table} (network, overlay_ip)"],
+    rules: managersOnly,
+  };
+
+  return [ca, networks, hosts];
+}

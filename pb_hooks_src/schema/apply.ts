@@ -1,0 +1,84 @@
+// Creates or removes the platform collections in a PocketBase app (called from pb_migrations/).
+// Three passes, because relations and rules may point at collections created later in the list:
+// scalar fields first, then relation fields, then rules and indexes.
+import { platformCollections } from "./collections";
+import { fieldJSON, isRelation } from "./fields";
+import type { CollectionNames } from "./names";
+import type { CollectionSpec } from "./spec";
+
+export function applyPlatformSchema(app: CoreApp, n: CollectionNames): void {
+  const specs = platformCollections(n);
+  const idOf = (key: string) => app.findCollectionByNameOrId(n[key as keyof CollectionNames]).id;
+
+  for (const spec of specs) {
+    const collection = findOrCreate(app, spec, n[spec.key]);
+    addFields(collection, spec.fields.filter((f) => !isRelation(f)), idOf);
+    app.save(collection);
+  }
+  for (const spec of specs) {
+    const collection = app.findCollectionByNameOrId(n[spec.key]);
+    addFields(collection, spec.fields.filter(isRelation), idOf);
+    app.save(collection);
+  }
+  for (const spec of specs) {
+    const collection = app.findCollectionByNameOrId(n[spec.key]);
+    setRulesAndIndexes(collection, spec, n[spec.key]);
+    app.save(collection);
+  }
+}
+
+export function removePlatformSchema(app: CoreApp, n: CollectionNames): void {
+  const specs = platformCollections(n);
+  // Relations first, so that deleting collections never trips over a reference.
+  for (const spec of specs) {
+    const collection = app.findCollectionByNameOrId(n[spec.key]);
+    for (const field of spec.fields.filter(isRelation)) collection.fields.removeByName(field.name);
+    app.save(collection);
+  }
+  for (const spec of [...specs].reverse()) {
+    const collection = app.findCollectionByNameOrId(n[spec.key]);
+    if (spec.extendsStock) {
+      for (const field of spec.fields) collection.fields.removeByName(field.name);
+      app.save(collection);
+    } else {
+      app.delete(collection);
+    }
+  }
+}
+
+function findOrCreate(app: CoreApp, spec: CollectionSpec, name: string): core.Collection {
+  return spec.extendsStock ? app.findCollectionByNameOrId(name) : new Collection({ type: spec.type, name });
+}
+
+function addFields(collection: core.Collection, fields: CollectionSpec["fields"], idOf: (key: string) => string): void {
+  for (const field of fields) {
+    collection.fields.addMarshaledJSON(JSON.stringify(fieldJSON(field, idOf)));
+  }
+}
+
+function setRulesAndIndexes(collection: core.Collection, spec: CollectionSpec, name: string): void {
+  // goja maps a JS null onto Go's nil *string: the operation is closed to every API caller.
+  const rule = (r: string | null) => r as string;
+  collection.listRule = rule(spec.rules.list);
+  collection.viewRule = rule(spec.rules.view);
+  collection.createRule = rule(spec.rules.create);
+  collection.updateRule = rule(spec.rules.update);
+  collection.deleteRule = rule(spec.rules.delete);
+  const wanted = spec.indexes.map((sql) => sql.split("{table}").join(name));
+  const kept: string[] = [];
+  // Go slices are array-like in goja, not iterable: index them.
+  for (let i = 0; i < collection.indexes.length; i++) {
+    if (!wanted.includes(collection.indexes[i])) kept.push(collection.indexes[i]);
+  }
+  collection.indexes = [...kept, ...wanted] as unknown as typeof collection.indexes;
+  if (spec.auth) {
+    collection.authRule = rule(spec.auth.authRule);
+    collection.manageRule = rule(spec.auth.manageRule);
+    collection.authToken.duration = spec.auth.tokenSeconds;
+  }
+  // Protect pre-existing file fields too (the stock users.avatar).
+  for (let i = 0; i < collection.fields.length; i++) {
+    const field = collection.fields[i];
+    if (field.type() === "file") (field as core.FileField).protected = true;
+  }
+}

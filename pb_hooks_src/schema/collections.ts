@@ -1,0 +1,18 @@
+import { busCollections } from "../bus/collections";
+import { inventoryCollections } from "../inventory/collections";
+import { observabilityCollections } from "../observability/collections";
+import { overlayCollections } from "../overlay/collections";
+import { tenancyCollections } from "../tenancy/collections";
+import type { CollectionNames } from "./names";
+import type { CollectionSpec } from "./spec";
+
+/** Every platform collection of spec section 2, in creation order. */
+export function platformCollections(n: CollectionNames): CollectionSpec[] {
+  return [
+    ...tenancyCollections(n),
+    ...inventoryCollections(n),
+    ...busCollections(n),
+    ...overlayCollections(n),
+    ...observabilityCollections(n),
+  ];
+}

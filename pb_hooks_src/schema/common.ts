@@ -1,0 +1,37 @@
+import type { Role } from "../lib/roles";
+import type { CollectionNames } from "./names";
+import { all, any, memberOf, unchanged } from "./rules";
+import type { FieldSpec, RuleSet } from "./spec";
+
+/** The owning organization of an org-scoped record: required, and deleted with the organization. */
+export const ORGANIZATION: FieldSpec = {
+  type: "relation",
+  name: "organization",
+  target: "organizations",
+  required: true,
+  cascadeDelete: true,
+};
+
+export interface OrgScopedAccess {
+  read: readonly Role[];
+  create: readonly Role[];
+  update: readonly Role[];
+  delete: readonly Role[];
+  /** Roles that see the list; the others get an empty list rather than an error (rule 13). */
+  list?: readonly Role[];
+  /** Extra read branches (for example a Platform Operator). */
+  alsoRead?: string[];
+}
+
+/** Rules of a collection whose records belong to one organization through its `organization` field. */
+export function orgScopedRules(n: CollectionNames, access: OrgScopedAccess): RuleSet {
+  const member = (roles: readonly Role[]) => memberOf(n.memberships, "organization", roles);
+  const extra = access.alsoRead ?? [];
+  return {
+    list: any(member(access.list ?? access.read), ...extra),
+    view: any(member(access.read), ...extra),
+    create: member(access.create),
+    update: all(member(access.update), unchanged("organization")),
+    delete: member(access.delete),
+  };
+}
