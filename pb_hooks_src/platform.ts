@@ -1,2 +1,23 @@
-// The hooks library: everything main.pb.js's handlers call. Bundled to pb_hooks/lib/platform.js.
-export const version = "0.1.0";
+// The hooks library: everything pb_hooks/main.pb.js and pb_migrations/ call, bundled to
+// pb_hooks/lib/platform.js. Each namespace is one domain's PocketBase-facing glue.
+import { currentConfig } from "./config/runtime";
+import { applyPlatformSchema, removePlatformSchema } from "./schema/apply";
+import { collectionNames } from "./schema/names";
+import { brandingRoute } from "./branding/route";
+import { createThingRoute } from "./inventory/routes";
+import { acceptInviteRoute, clientConfigRoute } from "./tenancy/routes";
+
+export { start } from "./startup";
+
+export const schema = {
+  up: (app: CoreApp) => applyPlatformSchema(app, collectionNames(currentConfig())),
+  down: (app: CoreApp) => removePlatformSchema(app, collectionNames(currentConfig())),
+};
+
+export * as hooks from "./hooks";
+export const routes = {
+  clientConfig: clientConfigRoute,
+  acceptInvite: acceptInviteRoute,
+  createThing: createThingRoute,
+  branding: brandingRoute,
+};

@@ -108,11 +108,14 @@ try {
     const r = rows.find((x) => x.path === path && x.op === op);
     return `${fmt(r.p50)} / ${fmt(r.p95)} (${r.n})`;
   };
-  const paths = [...new Set(rows.filter((r) => r.path !== "goja").map((r) => r.path))];
+  const paths = [...new Set(checks.map((c) => c.path))];
   console.log(`crypto inside goja: PocketBase ${pbVersion} (bin/pocketbase), Node ${process.version}, ${cpus().length} cores, ${new Date().toISOString().slice(0, 10)}`);
   console.log("\nms per call, p50 / p95 (samples); Thing = ed25519 key pair + 2 ed25519 signs + X25519 key pair\n");
   console.log(table(["path", "ed25519 key pair", "ed25519 sign 300 B", "X25519 key pair", "Thing"], paths.map((p) => [p, ...OPS.map((op) => cell(p, op))])));
-  console.log(`\nrandom 32 bytes via $security: ${cell("goja", "random 32 B")}`);
+  console.log(`\nother costs in goja, ms, p50 / p95 (samples):
+  32 random bytes from $security.randomStringWithAlphabet: ${cell("goja", "random 32 B")}
+  spawn floor, \`timeout cat\` echoing a 400-byte request (no Node startup): ${cell("goja", "spawn floor")}
+  noble SHA-512 of 300 bytes: ${cell("noble", "sha512 300 B")}    noble ed25519 base-point multiply: ${cell("noble", "base multiply")}`);
   console.log(`\nfirst use of a library in a VM, ms, median of ${LOAD_RUNS} fresh processes (first Thing includes deriving its signing key)\n`);
   console.log(table(["library", "require, 1st VM", "first Thing, 1st VM", "require, 2nd VM", "first Thing, 2nd VM"], loads));
 

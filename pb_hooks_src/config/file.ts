@@ -74,9 +74,9 @@ function fileValue(key: ConfigKey, raw: unknown, path: string): ConfigValue {
 }
 
 function hint(type: KeyType, raw: unknown): string {
+  if (type !== "string") return raw === null ? " (give a value, or remove the key)" : "";
   if (raw === null) return ' (write "" for an empty string, or remove the key)';
-  if (type === "string" && typeof raw !== "object") return " (quote the value)";
-  return "";
+  return typeof raw === "object" ? "" : " (quote the value)";
 }
 
 const EXPECTED = {

@@ -84,7 +84,7 @@ const KEYS: { readonly [K in ConfigKey]: KeySpec<ValueAt<PlatformConfig, K>> } =
   "bus.encryption_key": {
     type: "string",
     default: "",
-    meaning: "Exactly 32 characters; encrypts minting keys at rest. Empty: plaintext.",
+    meaning: "Exactly 32 ASCII characters; encrypts minting keys at rest. Empty: plaintext.",
     secret: true,
   },
   "bus.managed_export_subject": {
@@ -120,7 +120,7 @@ const KEYS: { readonly [K in ConfigKey]: KeySpec<ValueAt<PlatformConfig, K>> } =
   "overlay.encryption_key": {
     type: "string",
     default: "",
-    meaning: "Exactly 32 characters; encrypts CA and host private keys. Empty: plaintext.",
+    meaning: "Exactly 32 ASCII characters; encrypts CA and host private keys. Empty: plaintext.",
     secret: true,
   },
   "audit.collection_name": { type: "string", default: "audit_logs", meaning: "Collection name of audit events." },
@@ -131,7 +131,7 @@ const KEYS: { readonly [K in ConfigKey]: KeySpec<ValueAt<PlatformConfig, K>> } =
   "readiness.interval": { type: "string", default: "15s", meaning: "Duration between readiness probes." },
   "readiness.timeout": { type: "string", default: "5s", meaning: "Duration bounding a whole readiness probe." },
   "metrics.enabled": { type: "bool", default: true, meaning: "Registers GET /metrics." },
-  "metrics.token": { type: "string", default: "", meaning: "Bearer token required by /metrics; empty: open.", secret: true },
+  "metrics.token": { type: "string", default: "", meaning: "Token /metrics requires (Bearer or Basic, spec 4.3); empty: open.", secret: true },
   "branding.dir": {
     type: "string",
     default: "",

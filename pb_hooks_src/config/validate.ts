@@ -12,7 +12,7 @@ export { parseDuration } from "./duration";
 export type Describe = (key: ConfigKey) => string;
 
 const COLLECTION_NAME = /^[a-z_][a-z0-9_]*$/;
-const COLLECTION_KEYS = CONFIG_KEYS.filter((key) => /_collection(_name)?$/.test(key));
+const COLLECTION_KEYS = CONFIG_KEYS.filter((key) => /collection(_name)?$/.test(key));
 
 /** The config with aliases normalized; throws ConfigError on the first refused value. */
 export function validateConfig(config: PlatformConfig, describe: Describe = (key) => key): PlatformConfig {

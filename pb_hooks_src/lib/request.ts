@@ -1,11 +1,13 @@
 // The goja boundary of added routes: body reading and error answers, wrapped once.
 import { MAX_BODY_BYTES, parseJsonObject, type JsonObject } from "./body";
 import { RouteError } from "./errors";
+import { requestOf } from "./events";
 
 /** Reads the body as a JSON object; requestInfo() would throw on arrays and unknown content types. */
 export function readJsonObject(e: core.RequestEvent, allowEmpty = false): JsonObject {
   // One byte past the limit is enough to tell an oversized body.
-  const text = e.request.body ? toString(e.request.body, MAX_BODY_BYTES + 1) : "";
+  const request = requestOf(e);
+  const text = request.body ? toString(request.body, MAX_BODY_BYTES + 1) : "";
   return parseJsonObject(text, allowEmpty);
 }
 

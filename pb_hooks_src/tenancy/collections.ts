@@ -11,7 +11,7 @@ export const ORGANIZATION_CODE_PATTERN = "^[a-z0-9][a-z0-9-]{0,62}$";
 export function tenancyCollections(n: CollectionNames): CollectionSpec[] {
   const membership = `@collection.${n.memberships}`;
   const frozenFlags = all(unchanged("is_operator_org"), unchanged("is_system_org"));
-  const platformOrg = `(is_operator_org = true || is_system_org = true)`;
+  const tenantOrg = `is_operator_org = false && is_system_org = false`;
 
   const readOrganization = any(
     all(isUser, `${membership}:m.user ?= @request.auth.id`, `${membership}:m.organization ?= id`,
@@ -36,16 +36,16 @@ export function tenancyCollections(n: CollectionNames): CollectionSpec[] {
       list: readOrganization,
       view: readOrganization,
       // The operator and system organizations come from bootstrap only.
-      create: all(isOperator, `is_operator_org = false`, `is_system_org = false`),
+      create: all(isOperator, tenantOrg),
       // code is frozen even for operators (a typo is a SuperUser fix); suspension of platform
       // organizations is refused here and, for every writer, in the tenancy hooks.
       update: all(
         isOperator,
         unchanged("code"),
         frozenFlags,
-        `(@request.body.active:isset = false || @request.body.active = true || ${platformOrg} = false)`,
+        `(@request.body.active:isset = false || @request.body.active = true || (${tenantOrg}))`,
       ),
-      delete: all(isOperator, `is_operator_org = false`, `is_system_org = false`),
+      delete: all(isOperator, tenantOrg),
     },
   };
 

@@ -1,7 +1,8 @@
 // The bench driver, run inside goja by the `cryptobench` command (hook/main.pb.js). Bundled alone into
 // lib/bench.js; each crypto library has its own bundle so its load time can be measured by itself.
 import { httpSuite, spawnSuite } from "./native";
-import { env, nowMicros, randomBytes, requireLib, toHex } from "./platform";
+import type { parts as NobleParts } from "./noble";
+import { env, nowMicros, randomBytes, requireLib, runWithStdin, toHex } from "./platform";
 import type { KeyPair, Op, OpName, Primitives, Suite } from "./suite";
 
 const LIBS = ["tweetnacl", "noble"];
@@ -79,7 +80,14 @@ export function measureOps(signerUrl: string, nodePath: string, nativeSigner: st
     ["node spawn", spawnSuite(nodePath, nativeSigner)],
     ["node http", httpSuite(signerUrl, env("CRYPTOBENCH_SIGNER_TOKEN"))],
   ];
-  const rows: Row[] = [sample("goja", "random 32 B", () => 32, randomBytes)];
+  const nobleParts = requireLib<{ parts: typeof NobleParts }>("noble").parts;
+  const rows: Row[] = [
+    sample("goja", "random 32 B", () => 32, randomBytes),
+    // What a spawn costs without Node's startup: the floor for any one-shot native helper.
+    sample("goja", "spawn floor", () => "x".repeat(400), (input) => runWithStdin(["timeout", "-k", "1", "5", "cat"], input)),
+    sample("noble", "sha512 300 B", () => randomBytes(MSG_BYTES), nobleParts.sha512),
+    sample("noble", "base multiply", () => randomBytes(32), nobleParts.baseMultiply),
+  ];
   const checks = [];
   for (const [path, suite] of suites) {
     const [signer] = suite([{ op: "edKeyPair", seed: randomBytes(32) }]) as KeyPair[];

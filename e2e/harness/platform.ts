@@ -1,0 +1,95 @@
+// Starts the real pinned PocketBase with the built hooks on a free loopback port and a temporary data
+// directory, the way the README's run command does (hook watching and automigrate off).
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import PocketBase from "pocketbase";
+import { freePort } from "./ports";
+import { BIN, REPO_ROOT, run, stop, type RunResult } from "./process";
+
+export const SUPERUSER = { email: "root@example.test", password: "root-password-123" };
+
+export interface PlatformOptions {
+  /** Extra environment (PLATFORM_* configuration). */
+  env?: Record<string, string>;
+  /** Directory holding hook files; the built pb_hooks by default. */
+  hooksDir?: string;
+  cwd?: string;
+}
+
+export interface Platform {
+  url: string;
+  dataDir: string;
+  /** Output of the serve process so far. */
+  log(): string;
+  /** Runs another command of the binary against the same data directory. */
+  command(args: string[]): Promise<RunResult>;
+  superuser(): Promise<PocketBase>;
+  stop(): Promise<void>;
+}
+
+export function platformArgs(dataDir: string, hooksDir = join(REPO_ROOT, "pb_hooks")): string[] {
+  return [
+    "--dir", dataDir,
+    "--hooksDir", hooksDir,
+    "--migrationsDir", join(REPO_ROOT, "pb_migrations"),
+    "--publicDir", join(REPO_ROOT, "pb_public"),
+    "--hooksWatch=false",
+    "--automigrate=false",
+  ];
+}
+
+export async function startPlatform(options: PlatformOptions = {}): Promise<Platform> {
+  const root = mkdtempSync(join(tmpdir(), "platform-e2e-"));
+  const dataDir = join(root, "data");
+  const env = { ...process.env, ...options.env };
+  const args = platformArgs(dataDir, options.hooksDir);
+  const command = (extra: string[]) => run(BIN.pocketbase, [...extra, ...args], { env, cwd: options.cwd ?? root });
+
+  const migrated = await command(["migrate", "up"]);
+  if (migrated.code !== 0) throw new Error(`migrate up failed: ${migrated.stderr}${migrated.stdout}`);
+  const upserted = await command(["superuser", "upsert", SUPERUSER.email, SUPERUSER.password]);
+  if (upserted.code !== 0) throw new Error(`superuser upsert failed: ${upserted.stderr}`);
+
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(BIN.pocketbase, ["serve", "--http", `127.0.0.1:${port}`, ...args], { env, cwd: options.cwd ?? root });
+  let output = "";
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
+  await waitHealthy(url, child, () => output);
+
+  return {
+    url,
+    dataDir,
+    log: () => output,
+    command,
+    superuser: async () => {
+      const pb = new PocketBase(url);
+      pb.autoCancellation(false);
+      await pb.collection("_superusers").authWithPassword(SUPERUSER.email, SUPERUSER.password);
+      return pb;
+    },
+    stop: async () => {
+      await stop(child);
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+async function waitHealthy(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`pocketbase exited with ${child.exitCode}: ${output()}`);
+    try {
+      const response = await fetch(`${url}/api/health`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await stop(child);
+  throw new Error(`pocketbase did not become healthy: ${output()}`);
+}

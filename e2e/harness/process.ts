@@ -1,0 +1,42 @@
+import { spawn, type ChildProcess } from "node:child_process";
+
+export const REPO_ROOT = new URL("../../", import.meta.url).pathname;
+export const BIN = {
+  pocketbase: `${REPO_ROOT}bin/pocketbase`,
+  natsServer: `${REPO_ROOT}bin/nats-server`,
+  nebula: `${REPO_ROOT}bin/nebula`,
+  nebulaCert: `${REPO_ROOT}bin/nebula-cert`,
+};
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to completion (bounded by `timeoutMs`) and collects its output. */
+export function run(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {}): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env: options.env ?? process.env, cwd: options.cwd ?? REPO_ROOT });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 60_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Stops a child process: SIGTERM, then SIGKILL if it lingers. */
+export async function stop(child: ChildProcess, graceMs = 5_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+  await exited;
+  clearTimeout(timer);
+}

@@ -1,0 +1,16 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { keysTable, withKeysTable } from "./table";
+
+describe("docs/configuration.md", () => {
+  it("carries the current key table (regenerate with node scripts/config-table.mjs)", () => {
+    const doc = readFileSync(new URL("../../docs/configuration.md", import.meta.url), "utf8");
+    expect(withKeysTable(doc)).toBe(doc);
+  });
+
+  it("has one row per key", () => {
+    expect(keysTable().split("\n")).toHaveLength(2 + 40);
+    expect(keysTable()).toContain("| `bus.server_url` | `PLATFORM_BUS_SERVER_URL` | string | `nats://localhost:4222` |");
+    expect(keysTable()).toContain("| `bus.websocket_urls` | `PLATFORM_BUS_WEBSOCKET_URLS` | string-list | empty |");
+  });
+});

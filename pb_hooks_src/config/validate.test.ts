@@ -1,0 +1,195 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError } from "./errors";
+import { loadConfig } from "./load";
+import type { PlatformConfig } from "./types";
+import { validateConfig } from "./validate";
+
+const DEFAULTS = loadConfig({ env: {}, args: ["pocketbase"], cwd: "/nowhere", readFile: () => undefined });
+
+type Sections = { [S in keyof PlatformConfig]?: Partial<PlatformConfig[S]> };
+
+/** The defaults with some values replaced, one level deep (audit.retention and bus.default_limits whole). */
+function withValues(changes: Sections): PlatformConfig {
+  const config: Record<string, unknown> = { ...DEFAULTS };
+  for (const [section, values] of Object.entries(changes)) {
+    config[section] = { ...(DEFAULTS[section as keyof PlatformConfig] as object), ...values };
+  }
+  return config as unknown as PlatformConfig;
+}
+
+function refusal(changes: Sections): string {
+  try {
+    validateConfig(withValues(changes));
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as Error).message;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+const retention = (values: Partial<PlatformConfig["audit"]["retention"]>) => ({ retention: { ...DEFAULTS.audit.retention, ...values } });
+const limits = (values: Partial<PlatformConfig["bus"]["default_limits"]>) => ({
+  default_limits: { ...DEFAULTS.bus.default_limits, ...values },
+});
+
+describe("validateConfig", () => {
+  it("accepts the defaults unchanged", () => {
+    expect(validateConfig(DEFAULTS)).toEqual(DEFAULTS);
+  });
+
+  it("names keys through the describe callback", () => {
+    expect(() => validateConfig(withValues({ metrics: {}, readiness: { timeout: "0" } }), (key) => `<${key}>`)).toThrow(
+      '<readiness.timeout> must be greater than zero, got "0"',
+    );
+  });
+
+  describe("bus.server_url", () => {
+    it.each(["nats://hub:4222", "tls://hub:4222"])("keeps %s", (url) => {
+      expect(validateConfig(withValues({ bus: { server_url: url } })).bus.server_url).toBe(url);
+    });
+
+    it("normalizes bus:// to nats://", () => {
+      expect(validateConfig(withValues({ bus: { server_url: "bus://hub:4222" } })).bus.server_url).toBe("nats://hub:4222");
+    });
+
+    it.each(["", "hub:4222", "http://hub:4222", "nats://", "nats://a:4222,nats://b:4222", "nats://a:4222 nats://b:4222", "ws://hub:80"])(
+      "refuses %j",
+      (url) => {
+        expect(refusal({ bus: { server_url: url } })).toBe(
+          `bus.server_url must be one URL starting with nats://, tls:// or bus://, got ${JSON.stringify(url)}`,
+        );
+      },
+    );
+  });
+
+  describe("bus.leaf_url", () => {
+    it.each(["", "nats-leaf://hub:7422", "tls://hub:7422"])("keeps %j", (url) => {
+      expect(validateConfig(withValues({ bus: { leaf_url: url } })).bus.leaf_url).toBe(url);
+    });
+
+    it("normalizes bus-leaf:// to nats-leaf://", () => {
+      expect(validateConfig(withValues({ bus: { leaf_url: "bus-leaf://hub:7422" } })).bus.leaf_url).toBe("nats-leaf://hub:7422");
+    });
+
+    it.each(["nats://hub:7422", "bus://hub:7422", "nats-leaf://", "hub:7422"])("refuses %j", (url) => {
+      expect(refusal({ bus: { leaf_url: url } })).toBe(
+        `bus.leaf_url must be empty or one URL starting with nats-leaf://, tls:// or bus-leaf://, got ${JSON.stringify(url)}`,
+      );
+    });
+  });
+
+  it("refuses a websocket URL entry containing a comma", () => {
+    expect(refusal({ bus: { websocket_urls: ["wss://a:443", "wss://b:443,wss://c:443"] } })).toBe(
+      'bus.websocket_urls entry "wss://b:443,wss://c:443" contains a comma: separate URLs with spaces',
+    );
+  });
+
+  describe("bus.managed_export_subject", () => {
+    it.each(["helpdesk.>", "support.tickets.>", "a.*.>"])("accepts %j", (subject) => {
+      expect(validateConfig(withValues({ bus: { managed_export_subject: subject } })).bus.managed_export_subject).toBe(subject);
+    });
+
+    it.each([">", ".>", "helpdesk", "helpdesk.*", "helpdesk..>", "help desk.>", "a.>.>", ""])("refuses %j", (subject) => {
+      expect(refusal({ bus: { managed_export_subject: subject } })).toBe(
+        `bus.managed_export_subject must be a subject ending in ".>" such as "helpdesk.>", got ${JSON.stringify(subject)}`,
+      );
+    });
+  });
+
+  describe("encryption keys", () => {
+    const key32 = "0123456789abcdef0123456789abcdef";
+
+    it("accepts empty or exactly 32 ASCII characters", () => {
+      const config = validateConfig(withValues({ bus: { encryption_key: key32 }, overlay: { encryption_key: key32 } }));
+      expect(config.bus.encryption_key).toBe(key32);
+      expect(validateConfig(withValues({ bus: { encryption_key: "" } })).bus.encryption_key).toBe("");
+    });
+
+    it.each([key32.slice(1), `${key32}x`, `${key32.slice(1)}é`])("refuses a key of the wrong length or alphabet without echoing it", (bad) => {
+      const message = refusal({ overlay: { encryption_key: bad } });
+      expect(message).toBe(`overlay.encryption_key must be empty or exactly 32 ASCII characters, got ${bad.length} characters`);
+      expect(refusal({ bus: { encryption_key: bad } })).toMatch(/^bus\.encryption_key must be empty or exactly 32 ASCII/);
+    });
+  });
+
+  describe("durations", () => {
+    it.each(["1m30s", "500ms", "720h"])("accepts readiness durations such as %s", (text) => {
+      expect(validateConfig(withValues({ readiness: { interval: text, timeout: text } })).readiness.interval).toBe(text);
+    });
+
+    it("refuses text that is not a duration", () => {
+      expect(refusal({ readiness: { interval: "15" } })).toBe(
+        'readiness.interval is invalid: "15" is not a duration (examples: 15s, 1m30s, 500ms, 720h)',
+      );
+      expect(refusal({ audit: retention({ max_age: "30d" }) })).toBe(
+        'audit.retention.max_age is invalid: "30d" is not a duration (examples: 15s, 1m30s, 500ms, 720h)',
+      );
+    });
+
+    it("refuses zero and negative readiness durations", () => {
+      expect(refusal({ readiness: { timeout: "0s" } })).toBe('readiness.timeout must be greater than zero, got "0s"');
+      expect(refusal({ readiness: { interval: "-15s" } })).toBe('readiness.interval must be greater than zero, got "-15s"');
+    });
+
+    it("accepts an empty max_age (no age pruning) and refuses a zero one", () => {
+      expect(validateConfig(withValues({ audit: retention({ max_age: "" }) })).audit.retention.max_age).toBe("");
+      expect(refusal({ audit: retention({ max_age: "0" }) })).toBe('audit.retention.max_age must be greater than zero, got "0"');
+    });
+  });
+
+  it("refuses a retention schedule that is not cron", () => {
+    expect(refusal({ audit: retention({ interval: "daily" }) })).toMatch(/^audit\.retention\.interval is not a cron schedule: expected 5 fields/);
+    expect(refusal({ audit: retention({ interval: "0 25 * * *" }) })).toBe(
+      'audit.retention.interval is not a cron schedule: hour field "25" is invalid (values 0-23)',
+    );
+  });
+
+  describe("integer bounds", () => {
+    it("refuses values below the minimum", () => {
+      expect(refusal({ tenancy: { invite_expiry_days: 0 } })).toBe("tenancy.invite_expiry_days must be at least 1, got 0");
+      expect(refusal({ overlay: { default_ca_validity_years: 0 } })).toBe("overlay.default_ca_validity_years must be at least 1, got 0");
+      expect(refusal({ audit: retention({ max_records: -1 }) })).toBe("audit.retention.max_records must be at least 0, got -1");
+    });
+
+    it.each(["max_connections", "max_subscriptions", "max_payload", "max_persist_disk_storage", "max_persist_memory_storage"] as const)(
+      "allows -1 (unlimited) and 0 but not -2 for %s",
+      (limit) => {
+        expect(validateConfig(withValues({ bus: limits({ [limit]: -1 }) })).bus.default_limits[limit]).toBe(-1);
+        expect(validateConfig(withValues({ bus: limits({ [limit]: 0 }) })).bus.default_limits[limit]).toBe(0);
+        expect(refusal({ bus: limits({ [limit]: -2 }) })).toBe(`bus.default_limits.${limit} must be at least -1, got -2`);
+      },
+    );
+  });
+
+  describe("collection names", () => {
+    const collectionKeys = [
+      ["tenancy", "organizations_collection"],
+      ["tenancy", "memberships_collection"],
+      ["tenancy", "invites_collection"],
+      ["bus", "account_collection_name"],
+      ["bus", "user_collection_name"],
+      ["bus", "role_collection_name"],
+      ["bus", "export_collection_name"],
+      ["bus", "import_collection_name"],
+      ["overlay", "ca_collection_name"],
+      ["overlay", "network_collection_name"],
+      ["overlay", "host_collection_name"],
+      ["audit", "collection_name"],
+    ] as const;
+
+    it.each(collectionKeys)("checks %s.%s", (section, field) => {
+      expect(refusal({ [section]: { [field]: "Bad-Name" } })).toBe(
+        `${section}.${field} must be a collection name matching ^[a-z_][a-z0-9_]*$, got "Bad-Name"`,
+      );
+      expect(refusal({ [section]: { [field]: "" } })).toMatch(/must be a collection name/);
+      expect(refusal({ [section]: { [field]: "9lives" } })).toMatch(/must be a collection name/);
+      expect(validateConfig(withValues({ [section]: { [field]: "_custom_2" } }))[section]).toMatchObject({ [field]: "_custom_2" });
+    });
+
+    it("refuses two keys naming the same collection", () => {
+      expect(refusal({ bus: { user_collection_name: "bus_accounts" } })).toBe(
+        'bus.user_collection_name names the same collection "bus_accounts" as bus.account_collection_name',
+      );
+    });
+  });
+});

@@ -1,0 +1,48 @@
+// Dispatch of record hooks to the domains, by collection. main.pb.js binds these for every collection.
+import { currentConfig } from "./config/runtime";
+import { recordOf } from "./lib/events";
+import { collectionNames } from "./schema/names";
+import { deactivateThing, prepareThing } from "./inventory/things";
+import { prepareInvite } from "./tenancy/invites";
+import { clearActiveOrganization, refuseCrossTenantRelations, refusePlatformOrganizationSuspension } from "./tenancy/invariants";
+
+/** onRecordValidate: the invariants that hold for every writer. */
+export function validate(e: core.RecordEvent): void {
+  const n = collectionNames(currentConfig());
+  const record = recordOf(e);
+  refuseCrossTenantRelations(e.app, n, record);
+  if (record.collection().name === n.organizations) refusePlatformOrganizationSuspension(record);
+}
+
+/** onRecordCreate, before the insert: generated values. */
+export function beforeCreate(e: core.RecordEvent): void {
+  const config = currentConfig();
+  const n = collectionNames(config);
+  const record = recordOf(e);
+  const name = record.collection().name;
+  if (name === n.invites) prepareInvite(record, config.tenancy.invite_expiry_days, new Date());
+  if (name === n.things) prepareThing(e.app, n, record);
+}
+
+/** onRecordUpdate, before the write: cascades of a changed field. */
+export function beforeUpdate(e: core.RecordEvent): void {
+  const n = collectionNames(currentConfig());
+  const record = recordOf(e);
+  if (record.collection().name === n.things) deactivateThing(record);
+}
+
+/** onRecordDelete, after the delete inside its transaction (rule 9 needs it in the same one). */
+export function afterDelete(e: core.RecordEvent): void {
+  const n = collectionNames(currentConfig());
+  const record = recordOf(e);
+  if (record.collection().name === n.memberships) clearActiveOrganization(e.app, n, record);
+}
+
+/** onRecordCreateRequest: booleans land as false, so an omitted `active` means active. */
+export function beforeCreateRequest(e: core.RecordRequestEvent): void {
+  const n = collectionNames(currentConfig());
+  const name = e.collection ? e.collection.name : "";
+  if (name !== n.organizations && name !== n.things) return;
+  const body = e.requestInfo().body as Record<string, unknown>;
+  if (!("active" in body)) recordOf(e).set("active", true);
+}

@@ -1,0 +1,19 @@
+// Generated Thing codes: the type's prefix followed by hyphen-separated alphanumeric groups (spec 4.2).
+
+/** Unambiguous upper-case alphanumerics (no 0/O, 1/I) so a code survives being read aloud. */
+export const CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+export const DEFAULT_PREFIX = "TH";
+const GROUPS = 2;
+const GROUP_LENGTH = 4;
+
+/** `random(n)` returns n characters drawn from CODE_ALPHABET. */
+export function generateThingCode(prefix: string, random: (length: number) => string): string {
+  const groups: string[] = [];
+  for (let i = 0; i < GROUPS; i++) groups.push(random(GROUP_LENGTH));
+  return [prefix || DEFAULT_PREFIX, ...groups].join("-");
+}
+
+/** The generated sign-in e-mail of a Thing: `<thing code>@<organization code>.thing.local`. */
+export function thingEmail(thingCode: string, organizationCode: string): string {
+  return `${thingCode}@${organizationCode}.thing.local`;
+}

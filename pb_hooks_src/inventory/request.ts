@@ -1,0 +1,59 @@
+// Validation of the POST /api/org/things body (pure, unit-tested).
+import { badRequest, forbidden } from "../lib/errors";
+import { isObject, oneOfStrings, optionalObject, optionalString, requiredString, type JsonObject } from "../lib/body";
+import { EDITORS, MANAGERS, type Role } from "../lib/roles";
+
+export const IDENTITY_MODES = ["auto", "link", "none"] as const;
+export type IdentityMode = (typeof IDENTITY_MODES)[number];
+
+export interface ThingRequest {
+  name: string;
+  code: string;
+  description: string;
+  type: string;
+  location: string;
+  metadata: JsonObject | undefined;
+  bus: { mode: IdentityMode; role_id: string; user_id: string };
+  overlay: { mode: IdentityMode; network_id: string; overlay_ip: string; host_id: string };
+}
+
+export function parseThingRequest(body: JsonObject): ThingRequest {
+  const name = requiredString(body, "name");
+  const metadata = body.metadata;
+  if (metadata !== undefined && metadata !== null && !isObject(metadata)) throw badRequest("metadata must be an object");
+  const bus = optionalObject(body, "bus") ?? {};
+  const overlay = optionalObject(body, "overlay") ?? {};
+  return {
+    name,
+    code: optionalString(body, "code"),
+    description: optionalString(body, "description"),
+    type: optionalString(body, "type"),
+    location: optionalString(body, "location"),
+    metadata: isObject(metadata) ? metadata : undefined,
+    bus: {
+      mode: identityMode(bus, "bus"),
+      role_id: optionalString(bus, "role_id", "bus.role_id"),
+      user_id: optionalString(bus, "user_id", "bus.user_id"),
+    },
+    overlay: {
+      mode: identityMode(overlay, "overlay"),
+      network_id: optionalString(overlay, "network_id", "overlay.network_id"),
+      overlay_ip: optionalString(overlay, "overlay_ip", "overlay.overlay_ip"),
+      host_id: optionalString(overlay, "host_id", "overlay.host_id"),
+    },
+  };
+}
+
+function identityMode(block: JsonObject, path: string): IdentityMode {
+  const mode = optionalString(block, "mode", `${path}.mode`);
+  return mode === "" ? "none" : oneOfStrings(mode, IDENTITY_MODES, `${path}.mode`);
+}
+
+/** Members create inventory only; identities are owner/admin business (spec 4.2 rule 1). */
+export function authorizeThingRequest(role: Role, request: ThingRequest): void {
+  if (!EDITORS.includes(role)) throw forbidden("creating Things needs the member, admin or owner role");
+  const wantsIdentity = request.bus.mode !== "none" || request.overlay.mode !== "none";
+  if (wantsIdentity && !MANAGERS.includes(role)) {
+    throw forbidden("only an owner or admin may create bus or overlay identities");
+  }
+}

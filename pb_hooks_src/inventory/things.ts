@@ -1,0 +1,44 @@
+// Record-level preparation of Things, for every writer: a blank code is generated under the type's
+// prefix and a blank e-mail becomes `<thing code>@<organization code>.thing.local`.
+import { findRecord } from "../lib/collections";
+import { randomText } from "../lib/random";
+import { badRequest } from "../lib/errors";
+import type { CollectionNames } from "../schema/names";
+import { CODE_ALPHABET, generateThingCode, thingEmail } from "./codes";
+
+const CODE_ATTEMPTS = 5;
+
+export function prepareThing(app: CoreApp, n: CollectionNames, thing: core.Record): void {
+  if (thing.getString("code") === "") thing.set("code", uniqueCode(app, n, thing));
+  if (thing.getString("email") === "") {
+    const organization = findRecord(app, n.organizations, thing.getString("organization"));
+    if (organization) thing.set("email", thingEmail(thing.getString("code"), organization.getString("code")));
+  }
+}
+
+/** Whether another Thing of the organization holds `code` in any letter case. */
+export function codeTaken(app: CoreApp, n: CollectionNames, organization: string, code: string, exceptId = ""): boolean {
+  const result = new DynamicModel({ taken: 0 }) as { taken: number };
+  app
+    .db()
+    .newQuery(`SELECT COUNT(*) AS taken FROM {{${n.things}}} WHERE organization = {:org} AND code = {:code} COLLATE NOCASE AND id != {:id}`)
+    .bind({ org: organization, code, id: exceptId })
+    .one(result);
+  return result.taken > 0;
+}
+
+function uniqueCode(app: CoreApp, n: CollectionNames, thing: core.Record): string {
+  const type = findRecord(app, n.thing_types, thing.getString("type"));
+  const prefix = type ? type.getString("prefix") : "";
+  for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt++) {
+    const code = generateThingCode(prefix, (length) => randomText(length, CODE_ALPHABET));
+    if (!codeTaken(app, n, thing.getString("organization"), code)) return code;
+  }
+  throw badRequest("could not generate a unique Thing code; supply one");
+}
+
+/** Deactivation kills every token the Thing holds at once: the auth rule alone acts only at sign-in. */
+export function deactivateThing(thing: core.Record): void {
+  const original = thing.original();
+  if (original.getBool("active") && !thing.getBool("active")) thing.refreshTokenKey();
+}

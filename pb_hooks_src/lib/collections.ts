@@ -1,0 +1,37 @@
+// Typed helpers over PocketBase collections and records at the goja boundary.
+import type { CollectionNames } from "../schema/names";
+
+/** Go slices are array-like in goja but not iterable. */
+export function fieldsOf(collection: core.Collection): core.Field[] {
+  const fields: core.Field[] = [];
+  for (let i = 0; i < collection.fields.length; i++) fields.push(collection.fields[i]);
+  return fields;
+}
+
+export function hasField(collection: core.Collection, name: string): boolean {
+  return fieldsOf(collection).some((f) => f.getName() === name);
+}
+
+/** The record, or undefined when no record has that id. */
+export function findRecord(app: CoreApp, collection: string, id: string): core.Record | undefined {
+  if (!id) return undefined;
+  try {
+    return app.findRecordById(collection, id);
+  } catch {
+    return undefined;
+  }
+}
+
+export function findFirst(app: CoreApp, collection: string, filter: string, params: Record<string, unknown>): core.Record | undefined {
+  try {
+    return app.findFirstRecordByFilter(collection, filter, params);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The caller's membership in an organization, if any. */
+export function membershipOf(app: CoreApp, n: CollectionNames, userId: string, organizationId: string): core.Record | undefined {
+  if (!userId || !organizationId) return undefined;
+  return findFirst(app, n.memberships, "user = {:user} && organization = {:org}", { user: userId, org: organizationId });
+}

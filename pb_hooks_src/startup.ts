@@ -1,0 +1,23 @@
+// What the loader VM does once, before PocketBase starts: accept the platform's flags, refuse to start on
+// a bad configuration with one clear line, and register the platform's commands.
+import { ConfigError } from "./config/load";
+import { currentConfig } from "./config/runtime";
+import { rootCommand } from "./lib/events";
+import { persistentFlagsOf } from "./lib/flags";
+import { registerBootstrapCommand } from "./tenancy/commands";
+
+export function start(): void {
+  // Root persistent flags: `serve` does not exist yet when hooks load, and subcommands inherit these.
+  const flags = persistentFlagsOf(rootCommand());
+  flags.string("config", "", "platform configuration file (YAML)");
+  flags.bool("bus", false, "serve: run the bus server as a managed child (bus.embedded)");
+  flags.string("bus-config", "", "serve: bus server config file (bus.embedded_config)");
+  try {
+    currentConfig();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(`configuration refused: ${err.message}`);
+    $os.exit(2);
+  }
+  registerBootstrapCommand(rootCommand());
+}

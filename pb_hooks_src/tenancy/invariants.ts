@@ -1,0 +1,57 @@
+// Server-side invariants that hold for every writer (API, SuperUsers, the admin UI, hooks, commands).
+import { fieldsOf, findRecord, hasField, membershipOf } from "../lib/collections";
+import type { CollectionNames } from "../schema/names";
+
+/** Spec rule 11: a relation may not point into another organization's records. */
+export function refuseCrossTenantRelations(app: CoreApp, n: CollectionNames, record: core.Record): void {
+  const collection = record.collection();
+  const ownOrganization = organizationOf(record, n);
+  for (const field of fieldsOf(collection)) {
+    if (field.type() !== "relation" || field.getName() === "organization") continue;
+    const ids = record.getStringSlice(field.getName());
+    if (ids.length === 0) continue;
+    const target = app.findCollectionByNameOrId((field as core.RelationField).collectionId);
+    if (target.name === n.organizations) {
+      refuseForeignOrganization(app, n, record, field.getName(), ids);
+      continue;
+    }
+    if (!hasField(target, "organization")) continue;
+    for (let i = 0; i < ids.length; i++) {
+      // A missing target is PocketBase's own validation error; only existing foreign rows are ours.
+      const linked = findRecord(app, target.name, ids[i]);
+      if (linked && linked.getString("organization") !== ownOrganization) {
+        throw new BadRequestError(`${field.getName()} points into another organization's records`);
+      }
+    }
+  }
+}
+
+/** users.current_organization may only name an organization the user belongs to. */
+function refuseForeignOrganization(app: CoreApp, n: CollectionNames, record: core.Record, field: string, ids: string[]): void {
+  if (record.collection().name !== n.users) return;
+  for (let i = 0; i < ids.length; i++) {
+    if (!membershipOf(app, n, record.id, ids[i])) {
+      throw new BadRequestError(`${field} must be an organization the user is a member of`);
+    }
+  }
+}
+
+function organizationOf(record: core.Record, n: CollectionNames): string {
+  return record.collection().name === n.organizations ? record.id : record.getString("organization");
+}
+
+/** The operator and system organizations refuse suspension, for every writer. */
+export function refusePlatformOrganizationSuspension(record: core.Record): void {
+  const platformOrganization = record.getBool("is_operator_org") || record.getBool("is_system_org");
+  if (platformOrganization && !record.getBool("active")) {
+    throw new BadRequestError("the operator and system organizations cannot be suspended");
+  }
+}
+
+/** Deleting a membership clears the user's active organization when it pointed there (rule 9). */
+export function clearActiveOrganization(app: CoreApp, n: CollectionNames, membership: core.Record): void {
+  const user = findRecord(app, n.users, membership.getString("user"));
+  if (!user || user.getString("current_organization") !== membership.getString("organization")) return;
+  user.set("current_organization", "");
+  app.save(user);
+}
