@@ -43,7 +43,7 @@ async function startSigner(token) {
     env: { ...process.env, SIGNER_TOKEN: token },
     stdio: ["pipe", "pipe", "inherit"],
   });
-  const [line] = await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next().then((r) => [r.value]);
+  const { value: line } = await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next();
   if (!line) throw new Error("signer-server exited before listening");
   return { child, url: `http://127.0.0.1:${JSON.parse(line).port}/ops` };
 }

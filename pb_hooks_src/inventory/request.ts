@@ -2,6 +2,11 @@
 import { badRequest, forbidden } from "../lib/errors";
 import { isObject, oneOfStrings, optionalObject, optionalString, requiredString, type JsonObject } from "../lib/body";
 import { EDITORS, MANAGERS, type Role } from "../lib/roles";
+import { THING_CODE_PATTERN } from "./collections";
+
+/** The schema's limits on things.name and things.description (inventory/collections.ts), in characters. */
+export const NAME_MAX = 200;
+export const DESCRIPTION_MAX = 2000;
 
 export const IDENTITY_MODES = ["auto", "link", "none"] as const;
 export type IdentityMode = (typeof IDENTITY_MODES)[number];
@@ -18,15 +23,20 @@ export interface ThingRequest {
 }
 
 export function parseThingRequest(body: JsonObject): ThingRequest {
-  const name = requiredString(body, "name");
+  // The schema would refuse these at save time, but only with PocketBase's generic message.
+  const name = maxLength(requiredString(body, "name"), NAME_MAX, "name");
+  const code = optionalString(body, "code");
+  if (code !== "" && !new RegExp(THING_CODE_PATTERN).test(code)) {
+    throw badRequest("code must be 1 to 64 letters, digits, hyphens or underscores, starting with a letter or digit");
+  }
   const metadata = body.metadata;
   if (metadata !== undefined && metadata !== null && !isObject(metadata)) throw badRequest("metadata must be an object");
   const bus = optionalObject(body, "bus") ?? {};
   const overlay = optionalObject(body, "overlay") ?? {};
   return {
     name,
-    code: optionalString(body, "code"),
-    description: optionalString(body, "description"),
+    code,
+    description: maxLength(optionalString(body, "description"), DESCRIPTION_MAX, "description"),
     type: optionalString(body, "type"),
     location: optionalString(body, "location"),
     metadata: isObject(metadata) ? metadata : undefined,
@@ -42,6 +52,12 @@ export function parseThingRequest(body: JsonObject): ThingRequest {
       host_id: optionalString(overlay, "host_id", "overlay.host_id"),
     },
   };
+}
+
+/** Counted in code points, as PocketBase counts a text field's max. */
+function maxLength(value: string, max: number, path: string): string {
+  if (Array.from(value).length > max) throw badRequest(`${path} must be at most ${max} characters`);
+  return value;
 }
 
 function identityMode(block: JsonObject, path: string): IdentityMode {

@@ -11,8 +11,9 @@ export const CLOSED = null;
 export const isUser = `@request.auth.collectionName = "users"`;
 export const isOperator = `(${isUser} && @request.auth.is_operator = true)`;
 
+/** Parenthesized as a whole, so that it can stand inside `all(...)`. */
 export function any(...branches: string[]): string {
-  return branches.map((b) => `(${b})`).join(" || ");
+  return `(${branches.map((b) => `(${b})`).join(" || ")})`;
 }
 
 export function all(...conditions: string[]): string {

@@ -1,14 +1,9 @@
 // (c) and (d): node:crypto reached from goja. Both speak the wire format of native/ops.mjs: one JSON object
 // {ops: [...]} in, {results: [...]} out, bytes as hex. A batch of ops costs one spawn or one request.
-import { fromHex, postJson, runWithStdin, toHex } from "./platform";
+import { fromHex, hexFields, postJson, runWithStdin } from "./platform";
 import type { Op, Result, Suite } from "./suite";
 
-const encode = (ops: Op[]): string =>
-  JSON.stringify({
-    ops: ops.map((op) =>
-      Object.fromEntries(Object.entries(op).map(([k, v]) => [k, v instanceof Uint8Array ? toHex(v) : v])),
-    ),
-  });
+const encode = (ops: Op[]): string => JSON.stringify({ ops: ops.map(hexFields) });
 
 const decode = (text: string): Result[] =>
   (JSON.parse(text) as { results: Record<string, string>[] }).results.map((r) =>

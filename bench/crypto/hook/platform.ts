@@ -41,6 +41,10 @@ export function toHex(bytes: Uint8Array): string {
   return out;
 }
 
+/** A copy of `o` with every byte-array field as hex, for JSON. */
+export const hexFields = (o: object): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(o).map(([k, v]) => [k, v instanceof Uint8Array ? toHex(v) : v]));
+
 export function fromHex(hex: string): Uint8Array {
   const out = new Uint8Array(hex.length / 2);
   for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.substr(2 * i, 2), 16);
