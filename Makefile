@@ -49,8 +49,11 @@ test-unit: install
 test-e2e: build
 	npx vitest run --project e2e
 
+# The last line is the plain "N passed, N failed" summary that CI reads; the exit status is vitest's.
 test: build typecheck
-	npx vitest run
+	@mkdir -p build
+	npx vitest run --reporter=default --reporter=json --outputFile.json=build/vitest.json; \
+	  status=$$?; node scripts/test-summary.mjs build/vitest.json; exit $$status
 
 bench: build
 	scripts/bench.sh

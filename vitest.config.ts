@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     projects: [
       {
-        test: { name: "unit", include: ["pb_hooks_src/**/*.test.ts", "agent/**/*.test.ts"] },
+        test: { name: "unit", include: ["pb_hooks_src/**/*.test.ts", "agent/**/*.test.ts"], sequence: { groupOrder: 0 } },
       },
       {
         test: {
@@ -15,6 +15,7 @@ export default defineConfig({
           hookTimeout: 120_000,
           fileParallelism: true,
           maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

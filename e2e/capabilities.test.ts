@@ -40,7 +40,8 @@ const typeAccess = { ...inventoryRead, create: MANAGERS, update: MANAGERS, delet
 const ROWS: Row[] = [
   {
     collection: "things",
-    allowed: { list: [...ALL5, "thing"], view: [...ALL5, "thing"], create: EDITORS, update: EDITORS, delete: MANAGERS },
+    // A Thing views its own record but lists nothing (the list rule stays index-friendly).
+    allowed: { list: ALL5, view: [...ALL5, "thing"], create: EDITORS, update: EDITORS, delete: MANAGERS },
     ...seeded("things", () => ({ name: "Probe", active: true, password: PASSWORD, passwordConfirm: PASSWORD })),
     updateBody: { name: "Thermostat" },
   },

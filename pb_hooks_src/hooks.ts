@@ -31,7 +31,10 @@ export function beforeUpdate(e: core.RecordEvent): void {
   if (record.collection().name === n.things) deactivateThing(record);
 }
 
-/** onRecordDelete, after the delete inside its transaction (rule 9 needs it in the same one). */
+/**
+ * onRecordDelete, after the delete (which has committed by then). Reads end with the membership itself,
+ * since every read rule checks it; clearing the user's active organization follows (rule 9).
+ */
 export function afterDelete(e: core.RecordEvent): void {
   const n = collectionNames(currentConfig());
   const record = recordOf(e);

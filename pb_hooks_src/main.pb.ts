@@ -31,6 +31,79 @@ onRecordCreateRequest((e) => {
   e.next();
 });
 
+// Audit log and activity feed (observability/). The request hooks stash the caller on the record (or,
+// for collections, in the app store) for the Execute hooks, which write the entries in the write's own
+// transaction; see docs/audit.md.
+onRecordCreateRequest((e) => {
+  (require(`${__hooks}/lib/platform.js`) as Platform).observability.stampActor(e);
+  e.next();
+});
+
+onRecordUpdateRequest((e) => {
+  (require(`${__hooks}/lib/platform.js`) as Platform).observability.stampActor(e);
+  e.next();
+});
+
+onRecordDeleteRequest((e) => {
+  (require(`${__hooks}/lib/platform.js`) as Platform).observability.stampActor(e);
+  e.next();
+});
+
+// These call e.next() themselves, inside the transaction.
+onRecordCreateExecute((e) => {
+  (require(`${__hooks}/lib/platform.js`) as Platform).observability.journalCreate(e);
+});
+
+onRecordUpdateExecute((e) => {
+  (require(`${__hooks}/lib/platform.js`) as Platform).observability.journalUpdate(e);
+});
+
+onRecordDeleteExecute((e) => {
+  (require(`${__hooks}/lib/platform.js`) as Platform).observability.journalDelete(e);
+});
+
+onRecordAuthRequest((e) => {
+  (require(`${__hooks}/lib/platform.js`) as Platform).observability.auditAuth(e);
+});
+
+onCollectionCreateRequest((e) => {
+  (require(`${__hooks}/lib/platform.js`) as Platform).observability.stampCollectionActor(e);
+});
+
+onCollectionUpdateRequest((e) => {
+  (require(`${__hooks}/lib/platform.js`) as Platform).observability.stampCollectionActor(e);
+});
+
+onCollectionDeleteRequest((e) => {
+  (require(`${__hooks}/lib/platform.js`) as Platform).observability.stampCollectionActor(e);
+});
+
+onCollectionCreateExecute((e) => {
+  (require(`${__hooks}/lib/platform.js`) as Platform).observability.journalCollectionCreate(e);
+});
+
+onCollectionUpdateExecute((e) => {
+  (require(`${__hooks}/lib/platform.js`) as Platform).observability.journalCollectionUpdate(e);
+});
+
+onCollectionDeleteExecute((e) => {
+  (require(`${__hooks}/lib/platform.js`) as Platform).observability.journalCollectionDelete(e);
+});
+
+// Runs after the commit, so a rolled-back entry is never printed; tagged with the audit collection.
+onRecordAfterCreateSuccess((e) => {
+  (require(`${__hooks}/lib/platform.js`) as Platform).observability.mirrorToConsole(e);
+  e.next();
+}, (require(`${__hooks}/lib/platform.js`) as Platform).observability.auditCollectionName());
+
+cronAdd(
+  (require(`${__hooks}/lib/platform.js`) as Platform).observability.RETENTION_JOB,
+  (require(`${__hooks}/lib/platform.js`) as Platform).observability.retentionSchedule(),
+  () => {
+    (require(`${__hooks}/lib/platform.js`) as Platform).observability.sweepRetention();
+  },
+);
+
 // Added routes (spec 4.1).
 routerAdd("GET", "/api/client-config", (e) => {
   (require(`${__hooks}/lib/platform.js`) as Platform).routes.clientConfig(e);

@@ -15,6 +15,7 @@ export const schema = {
 };
 
 export * as hooks from "./hooks";
+export * as observability from "./observability/handlers";
 export const routes = {
   clientConfig: clientConfigRoute,
   acceptInvite: acceptInviteRoute,

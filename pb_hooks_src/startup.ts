@@ -5,6 +5,7 @@ import { currentConfig } from "./config/runtime";
 import { rootCommand } from "./lib/events";
 import { persistentFlagsOf } from "./lib/flags";
 import { registerBootstrapCommand } from "./tenancy/commands";
+import { registerAuditCommand } from "./observability/commands";
 
 export function start(): void {
   // Root persistent flags: `serve` does not exist yet when hooks load, and subcommands inherit these.
@@ -20,4 +21,5 @@ export function start(): void {
     $os.exit(2);
   }
   registerBootstrapCommand(rootCommand());
+  registerAuditCommand(rootCommand());
 }

@@ -1,20 +1,20 @@
 // Starts the real pinned PocketBase with the built hooks on a free loopback port and a temporary data
-// directory, the way the README's run command does (hook watching and automigrate off).
+// directory through scripts/platform, the documented run command (hook watching and automigrate off).
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import PocketBase from "pocketbase";
 import { freePort } from "./ports";
-import { BIN, REPO_ROOT, run, stop, type RunResult } from "./process";
+import { REPO_ROOT, run, stop, type RunResult } from "./process";
 
 export const SUPERUSER = { email: "root@example.test", password: "root-password-123" };
 
 export interface PlatformOptions {
   /** Extra environment (PLATFORM_* configuration). */
   env?: Record<string, string>;
-  /** Directory holding hook files; the built pb_hooks by default. */
-  hooksDir?: string;
+  /** Extra flags for `serve` (for example --config). */
+  serveFlags?: string[];
   cwd?: string;
 }
 
@@ -29,23 +29,19 @@ export interface Platform {
   stop(): Promise<void>;
 }
 
-export function platformArgs(dataDir: string, hooksDir = join(REPO_ROOT, "pb_hooks")): string[] {
-  return [
-    "--dir", dataDir,
-    "--hooksDir", hooksDir,
-    "--migrationsDir", join(REPO_ROOT, "pb_migrations"),
-    "--publicDir", join(REPO_ROOT, "pb_public"),
-    "--hooksWatch=false",
-    "--automigrate=false",
-  ];
+export const LAUNCHER = join(REPO_ROOT, "scripts/platform");
+
+/** Runs the launcher with `args` against `dataDir` (PB_* variables may override the other places). */
+export function launch(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<RunResult> {
+  return run(LAUNCHER, args, { env, cwd });
 }
 
 export async function startPlatform(options: PlatformOptions = {}): Promise<Platform> {
   const root = mkdtempSync(join(tmpdir(), "platform-e2e-"));
   const dataDir = join(root, "data");
-  const env = { ...process.env, ...options.env };
-  const args = platformArgs(dataDir, options.hooksDir);
-  const command = (extra: string[]) => run(BIN.pocketbase, [...extra, ...args], { env, cwd: options.cwd ?? root });
+  const env: NodeJS.ProcessEnv = { ...process.env, PB_DATA_DIR: dataDir, ...options.env };
+  const cwd = options.cwd ?? root;
+  const command = (args: string[]) => launch(args, env, cwd);
 
   const migrated = await command(["migrate", "up"]);
   if (migrated.code !== 0) throw new Error(`migrate up failed: ${migrated.stderr}${migrated.stdout}`);
@@ -54,7 +50,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
 
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(BIN.pocketbase, ["serve", "--http", `127.0.0.1:${port}`, ...args], { env, cwd: options.cwd ?? root });
+  const child = spawn(LAUNCHER, ["serve", "--http", `127.0.0.1:${port}`, ...(options.serveFlags ?? [])], { env, cwd });
   let output = "";
   child.stdout.on("data", (d) => (output += d));
   child.stderr.on("data", (d) => (output += d));

@@ -2,9 +2,10 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { keysTable, withKeysTable } from "./table";
 
-describe("docs/configuration.md", () => {
-  it("carries the current key table (regenerate with node scripts/config-table.mjs)", () => {
-    const doc = readFileSync(new URL("../../docs/configuration.md", import.meta.url), "utf8");
+describe("the key table of the docs", () => {
+  it.each(["docs/configuration.md", "README.md"])("%s carries the current key table (regenerate with node scripts/config-table.mjs)", (name) => {
+    const doc = readFileSync(new URL(`../../${name}`, import.meta.url), "utf8");
+    expect(doc).toContain("<!-- keys:begin");
     expect(withKeysTable(doc)).toBe(doc);
   });
 

@@ -45,7 +45,9 @@ export function inventoryCollections(n: CollectionNames): CollectionSpec[] {
     // code is unique per organization in any letter case; blank codes are filled in by a hook.
     indexes: ["CREATE UNIQUE INDEX idx_{table}_org_code ON {table} (organization, code COLLATE NOCASE) WHERE code != ''"],
     rules: {
-      list: any(readers, thingSelf),
+      // A Thing views its own record; the list stays a plain membership rule, which SQLite answers
+      // from the (organization, code) and (user, organization) indexes.
+      list: readers,
       view: any(readers, thingSelf),
       create: any(
         managers,

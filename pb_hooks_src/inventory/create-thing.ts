@@ -8,6 +8,7 @@ import type { ActiveMembership } from "../tenancy/active";
 import type { CollectionNames } from "../schema/names";
 import { authorizeThingRequest, parseThingRequest, type ThingRequest } from "./request";
 import { codeTaken, prepareThing } from "./things";
+import { attribute } from "../observability/actor";
 
 export interface CreatedThing {
   id: string;
@@ -39,6 +40,7 @@ export function createThing(app: CoreApp, n: CollectionNames, caller: ActiveMemb
       active: true,
     });
     thing.setPassword(password);
+    attribute(thing, caller.user);
     linkIdentities(tx, n, thing, request, organization);
     prepareThing(tx, n, thing);
     tx.save(thing);

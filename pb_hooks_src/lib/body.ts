@@ -22,6 +22,24 @@ export function parseJsonObject(text: string, allowEmpty: boolean): JsonObject {
   return value;
 }
 
+/**
+ * The body of a request to an added JSON route: size first (413), then a blank body (400 unless allowed),
+ * then the media type (415: a non-blank body must be declared as JSON), then the JSON object itself.
+ */
+export function parseJsonRequest(contentType: string, text: string, allowEmpty: boolean, byteLength = text.length): JsonObject {
+  if (byteLength > MAX_BODY_BYTES || text.length > MAX_BODY_BYTES) throw new RouteError(413, `request body exceeds ${MAX_BODY_BYTES} bytes`);
+  if (text.trim() !== "" && !isJsonMediaType(contentType)) {
+    throw new RouteError(415, "request body must be JSON sent with Content-Type: application/json");
+  }
+  return parseJsonObject(text, allowEmpty);
+}
+
+/** application/json or an application/*+json type, parameters (charset) ignored. */
+export function isJsonMediaType(contentType: string): boolean {
+  const media = contentType.split(";")[0].trim().toLowerCase();
+  return media === "application/json" || /^application\/[a-z0-9.!#$&^_-]+\+json$/.test(media);
+}
+
 export function isObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

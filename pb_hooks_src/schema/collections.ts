@@ -5,6 +5,7 @@ import { overlayCollections } from "../overlay/collections";
 import { tenancyCollections } from "../tenancy/collections";
 import type { CollectionNames } from "./names";
 import type { CollectionSpec } from "./spec";
+import { ORGANIZATION_SCOPE_INDEX } from "./common";
 
 /** Every platform collection of spec section 2, in creation order. */
 export function platformCollections(n: CollectionNames): CollectionSpec[] {
@@ -14,5 +15,11 @@ export function platformCollections(n: CollectionNames): CollectionSpec[] {
     ...busCollections(n),
     ...overlayCollections(n),
     ...observabilityCollections(n),
-  ];
+  ].map(withOrganizationScopeIndex);
+}
+
+/** Every org-scoped collection gets the index its membership rules need. */
+function withOrganizationScopeIndex(spec: CollectionSpec): CollectionSpec {
+  const scoped = spec.fields.some((f) => f.name === "organization");
+  return scoped ? { ...spec, indexes: [...spec.indexes, ORGANIZATION_SCOPE_INDEX] } : spec;
 }

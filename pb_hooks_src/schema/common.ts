@@ -12,6 +12,13 @@ export const ORGANIZATION: FieldSpec = {
   cascadeDelete: true,
 };
 
+/**
+ * PocketBase compares `organization = @request.auth.current_organization` as COALESCE(organization, '')
+ * on both sides, which no plain column index serves; this expression index does, so an org-scoped list
+ * reads only the active organization's rows.
+ */
+export const ORGANIZATION_SCOPE_INDEX = "CREATE INDEX idx_{table}_org_scope ON {table} (COALESCE(organization, ''))";
+
 export interface OrgScopedAccess {
   read: readonly Role[];
   create: readonly Role[];

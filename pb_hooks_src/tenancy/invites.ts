@@ -5,6 +5,7 @@ import { requiredString, type JsonObject } from "../lib/body";
 import { randomText } from "../lib/random";
 import { transaction } from "../lib/transaction";
 import type { CollectionNames } from "../schema/names";
+import { attribute } from "../observability/actor";
 
 const TOKEN_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 const TOKEN_LENGTH = 43; // about 256 bits
@@ -50,12 +51,15 @@ export function acceptInvite(app: CoreApp, n: CollectionNames, caller: core.Reco
     membership.set("user", caller.id);
     membership.set("organization", organization);
     membership.set("role", invite.getString("role"));
+    attribute(membership, caller);
     tx.save(membership);
     const user = tx.findRecordById(n.users, caller.id);
     if (user.getString("current_organization") === "") {
       user.set("current_organization", organization);
+      attribute(user, caller);
       tx.save(user);
     }
+    attribute(invite, caller);
     tx.delete(invite);
     return { message: "invitation accepted", organization };
   });

@@ -29,10 +29,13 @@ const inProcess =
 const loadLib = (lib: string): Primitives => requireLib<{ primitives: Primitives }>(lib).primitives;
 
 const newOp = (name: OpName, signer: KeyPair): Op =>
-  name === "edSign" ? { op: name, msg: randomBytes(MSG_BYTES), secretKey: signer.secretKey } : { op: name, seed: randomBytes(32) };
+  name === "edSign"
+    ? { op: name, msg: randomBytes(MSG_BYTES), secretKey: signer.secretKey }
+    : { op: name, seed: randomBytes(32) };
 
 /** A Thing creation: bus user nkey, its JWT signature, overlay host key pair, host certificate signature. */
-const thingOps = (signer: KeyPair): Op[] => (["edKeyPair", "edSign", "x25519KeyPair", "edSign"] as const).map((n) => newOp(n, signer));
+const thingOps = (signer: KeyPair): Op[] =>
+  (["edKeyPair", "edSign", "x25519KeyPair", "edSign"] as const).map((n) => newOp(n, signer));
 
 const elapsedMs = (fn: () => void): number => {
   const t0 = nowMicros();
@@ -70,18 +73,19 @@ function check(path: string, suite: Suite) {
   return { path, signerSeed: toHex(signerSeed), ops: ops.map(hexFields), results: suite(ops).map(hexFields) };
 }
 
-/** Per-op and per-Thing timings plus correctness samples for every path. */
-export function measureOps(signerUrl: string, nodePath: string, nativeSigner: string) {
+/** Per-op and per-Thing timings plus correctness samples for every path; an empty goSigner skips (e). */
+export function measureOps(signerUrl: string, nodePath: string, nodeSigner: string, goSigner: string) {
   const suites: [string, Suite][] = [
     ...LIBS.map((lib): [string, Suite] => [lib, inProcess(loadLib(lib))]),
-    ["node spawn", spawnSuite(nodePath, nativeSigner)],
+    ["node spawn", spawnSuite([nodePath, nodeSigner])],
+    ...(goSigner ? [["go spawn", spawnSuite([goSigner])] as [string, Suite]] : []),
     ["node http", httpSuite(signerUrl, env("CRYPTOBENCH_SIGNER_TOKEN"))],
   ];
   const nobleParts = requireLib<{ parts: typeof NobleParts }>("noble").parts;
   const rows: Row[] = [
     sample("goja", "random 32 B", () => 32, randomBytes),
     // What a spawn costs without Node's startup: the floor for any one-shot native helper.
-    sample("goja", "spawn floor", () => "x".repeat(400), (input) => runWithStdin(["timeout", "-k", "1", "5", "cat"], input)),
+    sample("goja", "spawn floor", () => "x".repeat(400), (x) => runWithStdin(["timeout", "-k", "1", "5", "cat"], x)),
     sample("noble", "sha512 300 B", () => randomBytes(MSG_BYTES), nobleParts.sha512),
     sample("noble", "base multiply", () => randomBytes(32), nobleParts.baseMultiply),
   ];
@@ -106,6 +110,7 @@ export function measureLoad(lib: string) {
   const t0 = nowMicros();
   const suite = inProcess(loadLib(lib));
   const requireMs = (nowMicros() - t0) / 1000;
-  const firstThingMs = elapsedMs(() => suite(thingOps(suite([{ op: "edKeyPair", seed: randomBytes(32) }])[0] as KeyPair)));
+  const seed = randomBytes(32);
+  const firstThingMs = elapsedMs(() => suite(thingOps(suite([{ op: "edKeyPair", seed }])[0] as KeyPair)));
   return { requireMs, firstThingMs };
 }

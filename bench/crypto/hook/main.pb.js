@@ -1,6 +1,7 @@
 // Hooks entry of the crypto bench, copied verbatim next to the bundles by bench/crypto/run.mjs.
-// `cryptobench ops <signerUrl> <node> <native-signer.mjs>` or `cryptobench load <lib>` runs in the loader VM
-// and prints one line, "CRYPTOBENCH_RESULT <json>" (console.log goes to stdout behind a log timestamp).
+// `cryptobench ops <signerUrl> <node> <native-signer.mjs> <go-signer or "">` or `cryptobench load <lib>` runs in
+// the loader VM and prints one line, "CRYPTOBENCH_RESULT <json>" (console.log goes to stdout behind a log
+// timestamp).
 // Handlers run in other pooled VMs that see nothing of this file's scope, hence the require inside each.
 
 // Load probe: `$app.validate` of a _superusers record fires this in a pooled executor VM, which has not
@@ -24,7 +25,7 @@ $app.rootCmd.addCommand(
         $app.validate(new Record($app.findCollectionByNameOrId("_superusers")));
         result = { loader, executor: JSON.parse($app.store().get("cryptobench.probe.result")) };
       } else {
-        result = bench.measureOps(args[1], args[2], args[3]);
+        result = bench.measureOps(args[1], args[2], args[3], args[4]);
       }
       console.log("CRYPTOBENCH_RESULT " + JSON.stringify(result));
     },

@@ -1,5 +1,5 @@
-// (c) and (d): node:crypto reached from goja. Both speak the wire format of native/ops.mjs: one JSON object
-// {ops: [...]} in, {results: [...]} out, bytes as hex. A batch of ops costs one spawn or one request.
+// (c), (d), (e): native crypto reached from goja. All speak the wire format of native/ops.mjs: one JSON
+// object {ops: [...]} in, {results: [...]} out, bytes as hex. A batch of ops costs one spawn or one request.
 import { fromHex, hexFields, postJson, runWithStdin } from "./platform";
 import type { Op, Result, Suite } from "./suite";
 
@@ -10,11 +10,11 @@ const decode = (text: string): Result[] =>
     Object.fromEntries(Object.entries(r).map(([k, v]) => [k, fromHex(v)])),
   );
 
-/** (c) One Node process per batch, secrets on stdin, killed by coreutils `timeout` if it hangs. */
+/** (c), (e) One signer process per batch, secrets on stdin, killed by coreutils `timeout` if it hangs. */
 export const spawnSuite =
-  (nodePath: string, signerScript: string): Suite =>
+  (argv: string[]): Suite =>
   (ops) =>
-    decode(runWithStdin(["timeout", "-k", "1", "5", nodePath, signerScript], encode(ops)));
+    decode(runWithStdin(["timeout", "-k", "1", "5", ...argv], encode(ops)));
 
 /** (d) A long-running signer on loopback; Go's default HTTP client keeps the connection alive between calls. */
 export const httpSuite =

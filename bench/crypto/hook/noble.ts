@@ -14,5 +14,6 @@ export const primitives: Primitives = {
 /** The two costly pieces of an ed25519 signature, timed apart to show where goja spends the time. */
 export const parts = {
   sha512: (msg: Uint8Array) => sha512(msg),
-  baseMultiply: (seed: Uint8Array) => ed25519.Point.BASE.multiply(ed25519.Point.Fn.create(bytesToNumberLE(seed))).toBytes(),
+  baseMultiply: (seed: Uint8Array) =>
+    ed25519.Point.BASE.multiply(ed25519.Point.Fn.create(bytesToNumberLE(seed))).toBytes(),
 };

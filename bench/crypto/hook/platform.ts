@@ -33,7 +33,8 @@ export const requireLib = <T>(name: string): T => require(`${__hooks}/lib/${name
 export const nowMicros = (): number => new DateTime().time().unixMicro();
 
 /** goja has no crypto.getRandomValues; $security draws from Go's crypto/rand. */
-export const randomBytes = (n: number): Uint8Array => fromHex($security.randomStringWithAlphabet(2 * n, "0123456789abcdef"));
+export const randomBytes = (n: number): Uint8Array =>
+  fromHex($security.randomStringWithAlphabet(2 * n, "0123456789abcdef"));
 
 export function toHex(bytes: Uint8Array): string {
   let out = "";
@@ -66,7 +67,13 @@ export function runWithStdin(argv: string[], input: string): string {
 
 /** POSTs a JSON body and returns the response text; throws on a non-200 status. */
 export function postJson(url: string, body: string, headers: Record<string, string>): string {
-  const res = $http.send({ url, method: "POST", body, headers: { ...headers, "content-type": "application/json" }, timeout: 5 });
+  const res = $http.send({
+    url,
+    method: "POST",
+    body,
+    headers: { ...headers, "content-type": "application/json" },
+    timeout: 5, // whole seconds
+  });
   const text = toString(res.body);
   if (res.statusCode !== 200) throw new Error(`${url}: HTTP ${res.statusCode}: ${text}`);
   return text;

@@ -1,5 +1,6 @@
-// (a) tweetnacl: pure JS on 32-bit limbs in Float64Arrays. Every call takes caller-supplied seeds, so
-// nacl.setPRNG (needed only by keyPair()/randomBytes(), which find no crypto.getRandomValues in goja) is unused.
+// (a) tweetnacl: pure JS, field elements as 16 limbs of 16 bits in Float64Arrays.
+// Every call takes caller-supplied seeds, so nacl.setPRNG (needed only by keyPair() and randomBytes(), which
+// find no crypto.getRandomValues in goja) is not used.
 import nacl from "tweetnacl";
 import type { Primitives } from "./suite";
 

@@ -1,0 +1,26 @@
+import { cpus } from "node:os";
+
+export function percentile(sortedMs: number[], p: number): number {
+  const index = Math.min(sortedMs.length - 1, Math.max(0, Math.ceil((p / 100) * sortedMs.length) - 1));
+  return sortedMs[index];
+}
+
+/** One line of figures: p50 and p95 in ms over `samples`, with the machine's core count. */
+export function report(name: string, samples: number[]): string {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const line = `${name}: n=${samples.length} p50=${percentile(sorted, 50).toFixed(2)} ms p95=${percentile(sorted, 95).toFixed(2)} ms (cores=${cpus().length})`;
+  console.log(line);
+  return line;
+}
+
+/** Times `action` `iterations` times after `warmup` untimed runs. */
+export async function measure(iterations: number, warmup: number, action: (i: number) => Promise<unknown>): Promise<number[]> {
+  for (let i = 0; i < warmup; i++) await action(i);
+  const samples: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const start = performance.now();
+    await action(warmup + i);
+    samples.push(performance.now() - start);
+  }
+  return samples;
+}

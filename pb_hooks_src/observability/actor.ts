@@ -1,0 +1,33 @@
+// Who made a write. Model hooks fire for every writer but carry no request, so the request hooks (which
+// wrap the model save of the very same record object) stash the caller on the record as custom data.
+// PocketBase keeps an unknown key in the record's data without persisting it (DBExport writes collection
+// fields only) and without exporting it (custom data is serialized only after WithCustomData(true)); the
+// request body cannot set it either (RecordUpsert.Load sets known fields only).
+import { recordOf } from "../lib/events";
+import { actorOf, SYSTEM, type Actor, type Identity } from "./actor-ref";
+
+const ACTOR_REF = "@actor";
+const ACTOR_NAME = "@actorName";
+
+export function identityOf(record: core.Record): Identity {
+  return { collection: record.collection().name, id: record.id, email: record.getString("email") };
+}
+
+/** onRecordCreateRequest / UpdateRequest / DeleteRequest, before e.next(). */
+export function stampActor(e: core.RecordRequestEvent): void {
+  attribute(recordOf(e), e.auth);
+}
+
+/** Attributes a record's next save or delete to `auth` (routes that write with server privileges may call it). */
+export function attribute(record: core.Record, auth: core.Record | undefined): void {
+  const actor = actorOf(auth ? identityOf(auth) : undefined);
+  record.set(ACTOR_REF, actor.ref);
+  record.set(ACTOR_NAME, actor.name);
+}
+
+export function stampedActor(record: core.Record): Actor {
+  const ref: unknown = record.get(ACTOR_REF);
+  const name: unknown = record.get(ACTOR_NAME);
+  if (typeof ref !== "string" || typeof name !== "string") return SYSTEM;
+  return { ref, name };
+}

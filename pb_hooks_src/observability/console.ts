@@ -1,0 +1,39 @@
+// audit.log_to_console: every committed audit entry as one JSON line on stdout.
+//
+// Bound to onRecordAfterCreateSuccess of the audit collection, which PocketBase runs after the commit,
+// so an entry rolled back with its write is never printed. console.log would prefix a timestamp (Go's
+// log package), so the line goes to os.Stdout directly.
+import { currentConfig } from "../config/runtime";
+import { recordOf } from "../lib/events";
+import type { AuditAction } from "./collections";
+import { consoleLine } from "./entries";
+
+export function mirrorToConsole(e: core.RecordEvent): void {
+  if (!currentConfig().audit.log_to_console) return;
+  const record = recordOf(e);
+  try {
+    const changed: unknown = JSON.parse(record.getString("changed_fields") || "[]");
+    const line = consoleLine(
+      {
+        collection: record.getString("collection"),
+        record_id: record.getString("record_id"),
+        action: record.getString("action") as AuditAction,
+        actor: record.getString("actor"),
+        changed_fields: Array.isArray(changed) ? changed.map(String) : [],
+      },
+      record.getString("created"),
+    );
+    stdout().write(`${line}\n`);
+  } catch (err) {
+    // The entry is committed; an error here would only turn the caller's successful write into an error.
+    e.app.logger().warn("audit console mirror failed", "error", String(err));
+  }
+}
+
+/**
+ * Handler VMs have no `$app.rootCmd` (their $app is the event's core app), but a fresh cobra command
+ * with no output set writes to os.Stdout.
+ */
+function stdout(): io.Writer {
+  return new Command({}).outOrStdout();
+}

@@ -1,0 +1,15 @@
+// What main.pb.js binds for the audit log and the activity feed (platform.observability.*).
+import { currentConfig } from "../config/runtime";
+import { collectionNames } from "../schema/names";
+
+export { attribute, stampActor } from "./actor";
+export { auditAuth } from "./auth";
+export { mirrorToConsole } from "./console";
+export { journalCreate, journalDelete, journalUpdate } from "./journal";
+export { RETENTION_JOB, retentionSchedule, sweepRetention } from "./retention-job";
+export { journalCollectionCreate, journalCollectionDelete, journalCollectionUpdate, stampCollectionActor } from "./schema-journal";
+
+/** The audit collection's configured name: the tag of the console mirror's hook. */
+export function auditCollectionName(): string {
+  return collectionNames(currentConfig()).audit_logs;
+}

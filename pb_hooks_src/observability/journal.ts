@@ -1,0 +1,80 @@
+// Record writes → audit and activity entries, for every writer (API, SuperUsers, hooks, commands).
+//
+// Bound to onRecordCreateExecute / UpdateExecute / DeleteExecute: the innermost record hooks, which run
+// for every save and around the SQL statement itself. The handler opens a transaction (or joins the
+// caller's) around e.next(), so the row and its entries commit together: no change without its entry,
+// no entry for a change that rolled back, and a failing entry write fails the operation visibly.
+// onRecordAfter*Success would run after the commit (a lost entry on failure); onRecordCreate would also
+// hold the transaction through validation.
+import { currentConfig } from "../config/runtime";
+import { findRecord } from "../lib/collections";
+import { recordOf } from "../lib/events";
+import { collectionNames, type CollectionNames } from "../schema/names";
+import { stampedActor } from "./actor";
+import type { FieldInfo, Values } from "./changes";
+import { recordEntry, type WriteAction } from "./entries";
+import { activityLabel } from "./feed";
+import { isAudited, isInventory, keepsValues } from "./policy";
+import { fieldInfos, recordValues } from "./snapshot";
+import { inOneTransaction } from "./transaction";
+import { isDerivedActivity, writeActivity, writeAudit } from "./writer";
+
+export function journalCreate(e: core.RecordEvent): void {
+  journal(e, "create");
+}
+
+export function journalUpdate(e: core.RecordEvent): void {
+  journal(e, "update");
+}
+
+export function journalDelete(e: core.RecordEvent): void {
+  journal(e, "delete");
+}
+
+function journal(e: core.RecordEvent, action: WriteAction): void {
+  const n = collectionNames(currentConfig());
+  const record = recordOf(e);
+  const collection = record.collection();
+  const audited = isAudited(n, collection.name) && !isDerivedActivity(record);
+  const inventory = isInventory(n, collection.name);
+  if (!audited && !inventory) {
+    e.next();
+    return;
+  }
+  const fields = fieldInfos(collection);
+  inOneTransaction(e, (tx) => {
+    const before = action === "create" ? undefined : storedValues(tx, record, fields);
+    e.next();
+    const after = action === "delete" ? undefined : recordValues(record, fields);
+    const actor = stampedActor(record);
+    if (audited) {
+      const withValues = keepsValues(n, collection.name);
+      writeAudit(tx, n, recordEntry({ collection: collection.name, recordId: record.id, action, actor: actor.ref, fields, before, after, withValues }));
+    }
+    if (inventory) recordActivity(tx, n, record, action, actor.name);
+  });
+}
+
+/**
+ * The row as stored before this write, read inside the transaction: record.original() is the state
+ * when the object was loaded, which is stale if the same object was saved before.
+ */
+function storedValues(tx: CoreApp, record: core.Record, fields: readonly FieldInfo[]): Values {
+  const stored = findRecord(tx, record.collection().name, record.id);
+  return recordValues(stored ?? record, fields);
+}
+
+function recordActivity(tx: CoreApp, n: CollectionNames, record: core.Record, action: WriteAction, actor: string): void {
+  const organization = record.getString("organization");
+  // A delete cascading from its organization's delete: the organization's feed is gone with it, and an
+  // entry nobody can ever read would only pin a dangling relation.
+  if (action === "delete" && !findRecord(tx, n.organizations, organization)) return;
+  writeActivity(tx, n, {
+    organization,
+    actor,
+    action,
+    record: record.collection().name,
+    resource_id: record.id,
+    label: activityLabel(record.getString("name"), record.getString("code")),
+  });
+}

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# `make run`: migrate, bootstrap a demo Platform Operator on first run (its password is printed once),
+# then serve on http://127.0.0.1:8090 with the embedded defaults (no config file needed).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+platform="$root/scripts/platform"
+email=${DEMO_OPERATOR_EMAIL:-operator@example.com}
+
+"$platform" migrate up
+if output=$("$platform" bootstrap --email "$email" --org "System" --operator-org "Operators" 2>&1); then
+  echo "$output" | sed 's/^[0-9/]* [0-9:]* //'
+  echo "Sign in to the console API as $email with the password above; it is not shown again."
+elif ! grep -q "already bootstrapped" <<<"$output"; then
+  echo "$output" >&2
+  exit 1
+fi
+echo "Serving on http://127.0.0.1:8090 (admin UI: http://127.0.0.1:8090/_/; create a SuperUser with: scripts/platform superuser upsert EMAIL PASSWORD)"
+exec "$platform" serve --http 127.0.0.1:8090
