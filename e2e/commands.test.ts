@@ -1,0 +1,79 @@
+// The CLI: bootstrap after migrate up, its refusals, and the build script's message on a machine
+// without Go.
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { launch } from "./harness/platform";
+import { REPO_ROOT, run } from "./harness/process";
+
+const scratch = mkdtempSync(join(tmpdir(), "platform-commands-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+let seq = 0;
+
+function commands() {
+  const env = { ...process.env, PB_DATA_DIR: join(scratch, `data-${seq++}`) };
+  return (args: string[]) => launch(args, env, scratch);
+}
+
+const text = (r: { stdout: string; stderr: string }) => r.stdout + r.stderr;
+
+describe("bootstrap", () => {
+  it("needs the schema first and says which command to run", async () => {
+    const cli = commands();
+    const result = await cli(["bootstrap", "--email", "op@example.test"]);
+    expect(result.code).not.toBe(0);
+    expect(text(result)).toContain("migrate up");
+  });
+
+  it("creates the operator, the system and operator organizations, and prints a generated password once", async () => {
+    const cli = commands();
+    expect((await cli(["migrate", "up"])).code).toBe(0);
+    const first = await cli(["bootstrap", "--email", "op@example.test", "--org", "Platform System", "--operator-org", "Platform Ops"]);
+    expect(first.code).toBe(0);
+    const password = /generated password \(shown once\): (\S+)/.exec(text(first))?.[1];
+    expect(password).toMatch(/^[A-Za-z0-9]{24}$/);
+    expect(text(first)).toContain(`system organization "platform-system"`);
+    expect(text(first)).toContain(`operator organization "platform-ops"`);
+
+    const again = await cli(["bootstrap", "--email", "other@example.test", "--password", "another-password-1"]);
+    expect(again.code).not.toBe(0);
+    expect(text(again)).toContain("already bootstrapped");
+    expect(text(again)).not.toContain(password!);
+
+    // Stock commands keep working with the hooks loaded.
+    expect((await cli(["superuser", "upsert", "root@example.test", "root-password-123"])).code).toBe(0);
+    expect((await cli(["migrate", "up"])).code).toBe(0);
+  });
+
+  it("takes --password and then prints none", async () => {
+    const cli = commands();
+    await cli(["migrate", "up"]);
+    const result = await cli(["bootstrap", "--email", "op@example.test", "--password", "chosen-password-1"]);
+    expect(result.code).toBe(0);
+    expect(text(result)).not.toContain("generated password");
+    expect(text(result)).not.toContain("chosen-password-1");
+  });
+
+  it("refuses without --email", async () => {
+    const cli = commands();
+    await cli(["migrate", "up"]);
+    const result = await cli(["bootstrap"]);
+    expect(result.code).not.toBe(0);
+    expect(text(result)).toContain("--email");
+  });
+});
+
+describe("scripts/build-binaries.sh", () => {
+  it("tells a machine without Go what to install or which variable to set", async () => {
+    const root = join(scratch, "no-go");
+    mkdirSync(root);
+    cpSync(join(REPO_ROOT, "scripts"), join(root, "scripts"), { recursive: true });
+    const result = await run("bash", [join(root, "scripts/build-binaries.sh")], { env: { PATH: "/usr/bin:/bin", HOME: scratch } });
+    expect(result.code).not.toBe(0);
+    const lines = result.stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain("Go is required");
+    expect(lines[0]).toContain("POCKETBASE_BIN");
+  });
+});
