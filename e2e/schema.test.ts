@@ -38,9 +38,9 @@ describe("collections", () => {
     expect(fields("audit_logs")).toContain("changed_fields");
     expect(fields("activity")).toEqual(expect.arrayContaining(["actor", "action", "record", "timestamp", "resource_id", "label"]));
     const roles = byName.get("memberships")!.fields.find((f: { name: string }) => f.name === "role");
-    expect(roles.values).toEqual(["owner", "admin", "member", "viewer", "dashboard"]);
+    expect(roles?.values).toEqual(["owner", "admin", "member", "viewer", "dashboard"]);
     const offered = byName.get("invites")!.fields.find((f: { name: string }) => f.name === "role");
-    expect(offered.values).not.toContain("owner");
+    expect(offered?.values).not.toContain("owner");
   });
 
   it("makes things an auth collection: auth rule active = true, 7-day tokens", async () => {
