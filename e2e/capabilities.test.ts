@@ -77,7 +77,7 @@ const ROWS: Row[] = [
   {
     collection: "overlay_hosts",
     allowed: managersOnly,
-    ...seeded("overlay_hosts", (w) => ({ name: "h", network: w.a.overlay_networks.id, overlay_ip: `10.42.1.${Math.floor(Math.random() * 250) + 1}` })),
+    ...seeded("overlay_hosts", (w) => ({ name: "h", network: w.a.overlay_networks.id, overlay_ip: nextHostIp() })),
     updateBody: { name: "host" },
   },
   {
@@ -155,6 +155,10 @@ const ROWS: Row[] = [
     updateBody: { name: "forged" },
   },
 ];
+
+let hostCounter = 0;
+/** Distinct addresses: overlay_ip is unique per network. */
+const nextHostIp = () => `10.42.${1 + Math.floor(hostCounter / 250)}.${1 + (hostCounter++ % 250)}`;
 
 let bystander: Promise<RecordModel> | undefined;
 async function createBystander(w: World): Promise<RecordModel> {

@@ -227,6 +227,17 @@ describe("invitation creation", () => {
     expect(other.token).not.toBe(created.token);
   });
 
+  it("discards a token and an expiry sent by an API caller; a SuperUser may set them", async () => {
+    const owner = await world.client("owner");
+    const chosen = { token: "chosen-token-0123456789", expiry: "2099-01-01 00:00:00.000Z" };
+    const created = await owner.collection("invites").create({ organization: world.a.organization.id, email: `${unique("z")}@example.test`, role: "member", ...chosen });
+    expect(created.token).not.toBe(chosen.token);
+    near(created.expiry, Date.now() + 7 * DAY_MS);
+    const bySuperuser = await world.su.collection("invites").create({ organization: world.a.organization.id, email: `${unique("s")}@example.test`, role: "member", ...chosen });
+    expect(bySuperuser.token).toBe(chosen.token);
+    expect(bySuperuser.expiry).toBe(chosen.expiry);
+  });
+
   it.each(["owner", "admin", "operator", "superuser"] as const)("refuses an invitation offering the owner role (%s)", async (who) => {
     const pb = who === "superuser" ? world.su : await world.client(who);
     const before = (await world.su.collection("invites").getList(1, 1)).totalItems;

@@ -41,11 +41,19 @@ export function afterDelete(e: core.RecordEvent): void {
   if (record.collection().name === n.memberships) clearActiveOrganization(e.app, n, record);
 }
 
-/** onRecordCreateRequest: booleans land as false, so an omitted `active` means active. */
+/**
+ * onRecordCreateRequest: booleans land as false, so an omitted `active` means active; an invitation's
+ * token and validity are the server's (tenancy.invite_expiry_days) unless a SuperUser sets them.
+ */
 export function beforeCreateRequest(e: core.RecordRequestEvent): void {
   const n = collectionNames(currentConfig());
   const name = e.collection ? e.collection.name : "";
+  const record = recordOf(e);
+  if (name === n.invites && !e.hasSuperuserAuth()) {
+    record.set("token", "");
+    record.set("expiry", "");
+  }
   if (name !== n.organizations && name !== n.things) return;
   const body = e.requestInfo().body as Record<string, unknown>;
-  if (!("active" in body)) recordOf(e).set("active", true);
+  if (!("active" in body)) record.set("active", true);
 }
