@@ -3,18 +3,10 @@
 // visible to every role of the organization and nobody else; written by nobody through the API.
 import type PocketBase from "pocketbase";
 import { ClientResponseError, type RecordModel } from "pocketbase";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPlatform, type Platform } from "./harness/platform";
-import { ACTORS, buildWorld, createOrganization, PASSWORD, ROLES, unique, type World } from "./harness/world";
+import { describe, expect, it } from "vitest";
+import { ACTORS, useWorld, createOrganization, PASSWORD, ROLES, unique } from "./harness/world";
 
-let platform: Platform;
-let world: World;
-
-beforeAll(async () => {
-  platform = await startPlatform();
-  world = await buildWorld(platform);
-});
-afterAll(async () => platform?.stop());
+const { world } = useWorld();
 
 async function statusOf(attempt: Promise<unknown>): Promise<number> {
   try {

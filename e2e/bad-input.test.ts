@@ -1,18 +1,10 @@
 // Hostile and malformed bodies on the added POST routes: always a 4xx with a clear JSON message, never a
 // 5xx or an internal detail, and nothing written.
 import type PocketBase from "pocketbase";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPlatform, type Platform } from "./harness/platform";
-import { buildWorld, type World } from "./harness/world";
+import { describe, expect, it } from "vitest";
+import { useWorld } from "./harness/world";
 
-let platform: Platform;
-let world: World;
-
-beforeAll(async () => {
-  platform = await startPlatform();
-  world = await buildWorld(platform);
-});
-afterAll(async () => platform?.stop());
+const { platform, world } = useWorld();
 
 const MIB = 1024 * 1024;
 

@@ -2,9 +2,8 @@
 // allowed case in the same row. A rule-denied create answers 400, a rule-rejected view/update/delete 404,
 // a rule-hidden list an empty 200; operations closed to every API caller (null rules) answer 403.
 import { ClientResponseError, type RecordModel } from "pocketbase";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPlatform, type Platform } from "./harness/platform";
-import { ACTORS, PASSWORD, buildWorld, createUser, unique, type Actor, type World } from "./harness/world";
+import { describe, expect, it } from "vitest";
+import { ACTORS, PASSWORD, useWorld, createUser, unique, type Actor, type World } from "./harness/world";
 
 type Operation = "list" | "view" | "create" | "update" | "delete";
 const OPERATIONS: Operation[] = ["list", "view", "create", "update", "delete"];
@@ -215,13 +214,7 @@ function deniedStatus(row: Row, op: Operation): number {
   return { list: 200, view: 404, create: 400, update: 404, delete: 404 }[op];
 }
 
-let platform: Platform;
-let world: World;
-beforeAll(async () => {
-  platform = await startPlatform();
-  world = await buildWorld(platform);
-}, 120_000);
-afterAll(async () => platform?.stop());
+const { world } = useWorld();
 
 describe.each(ROWS)("$collection", (row) => {
   it("pairs every denial with an allowed case, or is closed to everyone", () => {

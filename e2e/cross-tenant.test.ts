@@ -2,17 +2,10 @@
 // every writer, reading another organization without a membership, the blank-equals-blank match,
 // mixed roles across organizations, re-pointing a bus identity, and privilege flags.
 import { ClientResponseError } from "pocketbase";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPlatform, type Platform } from "./harness/platform";
-import { PASSWORD, buildWorld, client, createMember, createUser, unique, type World } from "./harness/world";
+import { describe, expect, it } from "vitest";
+import { PASSWORD, useWorld, client, createMember, createUser, unique } from "./harness/world";
 
-let platform: Platform;
-let w: World;
-beforeAll(async () => {
-  platform = await startPlatform();
-  w = await buildWorld(platform);
-}, 120_000);
-afterAll(async () => platform?.stop());
+const { platform, world: w } = useWorld();
 
 async function status(action: Promise<unknown>): Promise<number> {
   try {

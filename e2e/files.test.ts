@@ -1,18 +1,10 @@
 // Every file field is protected (spec 4.1 POST /api/files/token, 7): file URLs answer only with a file
 // token, checked against the collection's view rule; an auth token there answers 404.
 import type PocketBase from "pocketbase";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPlatform, type Platform } from "./harness/platform";
-import { buildWorld, type Actor, type World } from "./harness/world";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useWorld, type Actor } from "./harness/world";
 
-let platform: Platform;
-let world: World;
-
-beforeAll(async () => {
-  platform = await startPlatform();
-  world = await buildWorld(platform);
-});
-afterAll(async () => platform?.stop());
+const { platform, world } = useWorld();
 
 // A 1x1 transparent PNG.
 const PNG = Buffer.from(

@@ -4,18 +4,11 @@ import type PocketBase from "pocketbase";
 import { ClientResponseError, type RecordModel } from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPlatform, type Platform } from "./harness/platform";
-import { buildWorld, client, createMember, createOrganization, createUser, PASSWORD, unique, type World } from "./harness/world";
+import { useWorld, client, createMember, createOrganization, createUser, PASSWORD, unique } from "./harness/world";
 
 const DAY_MS = 24 * 3600 * 1000;
 
-let platform: Platform;
-let world: World;
-
-beforeAll(async () => {
-  platform = await startPlatform();
-  world = await buildWorld(platform);
-});
-afterAll(async () => platform?.stop());
+const { platform, world } = useWorld();
 
 interface Answer {
   status: number;

@@ -1,16 +1,10 @@
 // The schema as PocketBase holds it: collections and fields of spec section 2, Things as an auth
 // collection, hidden secret columns, and configurable collection names.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPlatform, type Platform } from "./harness/platform";
-import { buildWorld, client, createUser, PASSWORD, type World } from "./harness/world";
+import { beforeAll, describe, expect, it } from "vitest";
+import { startPlatform } from "./harness/platform";
+import { useWorld, client, createUser, PASSWORD } from "./harness/world";
 
-let platform: Platform;
-let w: World;
-beforeAll(async () => {
-  platform = await startPlatform();
-  w = await buildWorld(platform);
-}, 120_000);
-afterAll(async () => platform?.stop());
+const { world: w } = useWorld();
 
 const SECTION_2 = [
   "organizations", "users", "memberships", "invites", "things", "locations", "thing_types", "location_types",

@@ -1,15 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPlatform, type Platform } from "./harness/platform";
-import { buildWorld, type World } from "./harness/world";
+import { describe, expect, it } from "vitest";
+import { useWorld } from "./harness/world";
 
-let platform: Platform;
-let world: World;
-
-beforeAll(async () => {
-  platform = await startPlatform();
-  world = await buildWorld(platform);
-});
-afterAll(async () => platform?.stop());
+const { world } = useWorld();
 
 describe("smoke", () => {
   it("seeds a world", async () => {

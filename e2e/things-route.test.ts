@@ -3,18 +3,10 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import type PocketBase from "pocketbase";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPlatform, type Platform } from "./harness/platform";
-import { buildWorld, client, createUser, unique, type Actor, type World } from "./harness/world";
+import { describe, expect, it } from "vitest";
+import { useWorld, client, createUser, unique, type Actor } from "./harness/world";
 
-let platform: Platform;
-let world: World;
-
-beforeAll(async () => {
-  platform = await startPlatform();
-  world = await buildWorld(platform);
-});
-afterAll(async () => platform?.stop());
+const { platform, world } = useWorld();
 
 interface Answer {
   status: number;

@@ -2,7 +2,8 @@
 // an owner in the second, a Platform Operator without membership, an outsider, a Thing, and one record
 // of every collection in each organization. Everything is seeded by a SuperUser (rules bypassed).
 import PocketBase, { type RecordModel } from "pocketbase";
-import type { Platform } from "./platform";
+import { afterAll, beforeAll } from "vitest";
+import { startPlatform, type Platform, type PlatformOptions } from "./platform";
 
 export const ROLES = ["owner", "admin", "member", "viewer", "dashboard"] as const;
 export type Role = (typeof ROLES)[number];
@@ -124,4 +125,19 @@ export async function buildWorld(platform: Platform): Promise<World> {
     },
   };
   return world;
+}
+
+/**
+ * A platform with a built world for one test file: started before its tests, stopped after. The
+ * returned objects are filled in by beforeAll, so tests may hold them from the start.
+ */
+export function useWorld(options?: PlatformOptions): { platform: Platform; world: World } {
+  const platform = {} as Platform;
+  const world = {} as World;
+  beforeAll(async () => {
+    Object.assign(platform, await startPlatform(options));
+    Object.assign(world, await buildWorld(platform));
+  }, 120_000);
+  afterAll(async () => platform.stop?.());
+  return { platform, world };
 }

@@ -1,9 +1,9 @@
 // Bus collections (spec 2.1 bus rows, rules 6, 12, 13). Minting arrives with the bus credential service;
 // the schema and its rules exist from the start so that no tenant can reach a row it must not see.
-import { ALL_ROLES, CLOSED, all, any, isOperator, memberOf, unchanged } from "../schema/rules";
+import { ALL_ROLES, CLOSED, all, any, memberOf } from "../schema/rules";
 import { MANAGERS } from "../lib/roles";
 import type { CollectionNames } from "../schema/names";
-import { ORGANIZATION, orgScopedRules } from "../schema/common";
+import { ORGANIZATION, orgScopedRules, trustAnchorRules } from "../schema/common";
 import { LARGE_TEXT, TIMESTAMPS, type CollectionSpec } from "../schema/spec";
 
 export function busCollections(n: CollectionNames): CollectionSpec[] {
@@ -29,14 +29,7 @@ export function busCollections(n: CollectionNames): CollectionSpec[] {
       ...TIMESTAMPS,
     ],
     indexes: ["CREATE UNIQUE INDEX idx_{table}_organization ON {table} (organization)"],
-    rules: {
-      // Every role reads its account (public trust material); tenants change it through routes only.
-      list: any(memberOf(n.memberships, "organization", ALL_ROLES), isOperator),
-      view: any(memberOf(n.memberships, "organization", ALL_ROLES), isOperator),
-      create: CLOSED,
-      update: all(isOperator, unchanged("organization")),
-      delete: CLOSED,
-    },
+    rules: trustAnchorRules(n),
   };
 
   // Rule 12: besides owner/admin, a member reads exactly the row linked to its own membership.

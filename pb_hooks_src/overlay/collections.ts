@@ -1,9 +1,8 @@
 // Overlay collections (spec 2.1 overlay rows, rules 6, 12, 13). Issuance arrives with the overlay PKI;
 // the schema and its rules exist from the start.
-import { ALL_ROLES, CLOSED, all, any, isOperator, memberOf, unchanged } from "../schema/rules";
 import { MANAGERS } from "../lib/roles";
 import type { CollectionNames } from "../schema/names";
-import { ORGANIZATION, orgScopedRules } from "../schema/common";
+import { ORGANIZATION, orgScopedRules, trustAnchorRules } from "../schema/common";
 import { LARGE_TEXT, TIMESTAMPS, type CollectionSpec } from "../schema/spec";
 
 export function overlayCollections(n: CollectionNames): CollectionSpec[] {
@@ -22,13 +21,7 @@ export function overlayCollections(n: CollectionNames): CollectionSpec[] {
       ...TIMESTAMPS,
     ],
     indexes: [],
-    rules: {
-      list: any(memberOf(n.memberships, "organization", ALL_ROLES), isOperator),
-      view: any(memberOf(n.memberships, "organization", ALL_ROLES), isOperator),
-      create: CLOSED,
-      update: all(isOperator, unchanged("organization")),
-      delete: CLOSED,
-    },
+    rules: trustAnchorRules(n),
   };
 
   const networks: CollectionSpec = {

@@ -1,6 +1,6 @@
 import type { Role } from "../lib/roles";
 import type { CollectionNames } from "./names";
-import { all, any, memberOf, unchanged } from "./rules";
+import { ALL_ROLES, CLOSED, all, any, isOperator, memberOf, unchanged } from "./rules";
 import type { FieldSpec, RuleSet } from "./spec";
 
 /** The owning organization of an org-scoped record: required, and deleted with the organization. */
@@ -41,4 +41,14 @@ export function orgScopedRules(n: CollectionNames, access: OrgScopedAccess): Rul
     update: all(member(access.update), unchanged("organization")),
     delete: member(access.delete),
   };
+}
+
+/**
+ * An organization's trust anchor (bus account, overlay CA): every role and the Platform Operator read it;
+ * only an operator edits it directly, tenants go through routes (rule 6); server code creates and
+ * deletes it.
+ */
+export function trustAnchorRules(n: CollectionNames): RuleSet {
+  const read = any(memberOf(n.memberships, "organization", ALL_ROLES), isOperator);
+  return { list: read, view: read, create: CLOSED, update: all(isOperator, unchanged("organization")), delete: CLOSED };
 }
