@@ -1,10 +1,11 @@
 // Bundles bench/*.bench.ts (which reuse the e2e harness) into build/bench/*.mjs for plain Node.
 import { build } from "esbuild";
-import { readdirSync } from "node:fs";
+import { readdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+rmSync(join(root, "build/bench"), { recursive: true, force: true });
 const entries = readdirSync(join(root, "bench")).filter((f) => f.endsWith(".bench.ts"));
 await build({
   entryPoints: entries.map((f) => join(root, "bench", f)),
