@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     projects: [
       {
-        test: { name: "unit", include: ["pb_hooks_src/**/*.test.ts", "agent/**/*.test.ts"], sequence: { groupOrder: 0 } },
+        test: { name: "unit", include: ["pb_hooks_src/**/*.test.ts", "agent/**/*.test.ts", "sidecar/**/*.test.ts"], sequence: { groupOrder: 0 } },
       },
       {
         test: {

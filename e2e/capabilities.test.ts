@@ -69,8 +69,8 @@ const ROWS: Row[] = [
   {
     collection: "bus_account_imports",
     allowed: managersOnly,
-    ...seeded("bus_account_imports", () => ({ name: "x", subject: "x.>", kind: "service" })),
-    updateBody: { name: "helpdesk" },
+    ...seeded("bus_account_imports", (w) => ({ name: "x", subject: "x.>", kind: "service", account_pub: w.b.bus_accounts.public_key })),
+    updateBody: { name: "telemetry" },
   },
   { collection: "overlay_networks", allowed: managersOnly, ...seeded("overlay_networks", () => ({ name: "n", cidr: "10.9.0.0/16" })), updateBody: { name: "net" } },
   {
@@ -86,10 +86,10 @@ const ROWS: Row[] = [
     subject: (w) => w.a.bus_accounts,
     disposable: async (w) => {
       const spare = await w.su.collection("organizations").create({ name: "Spare", code: unique("spare"), active: true });
-      return w.su.collection("bus_accounts").create({ organization: spare.id, name: "spare" });
+      return w.su.collection("bus_accounts").getFirstListItem(`organization = "${spare.id}"`);
     },
     createBody: (w) => ({ organization: org(w), name: "second" }),
-    updateBody: { name: "account" },
+    updateBody: { name: "account-renamed" },
   },
   {
     collection: "overlay_ca",
@@ -148,8 +148,9 @@ const ROWS: Row[] = [
     collection: "bus_system_operator",
     allowed: { list: [], view: [], create: [], update: [], delete: [] },
     closed: ["list", "view", "create", "update", "delete"],
-    subject: (w) => w.su.collection("bus_system_operator").create({ name: "op" }),
-    disposable: (w) => w.su.collection("bus_system_operator").create({ name: "spare" }),
+    // The operator the bus service created with the first organization.
+    subject: (w) => w.su.collection("bus_system_operator").getFirstListItem(""),
+    disposable: (w) => w.su.collection("bus_system_operator").create({ name: unique("spare") }),
     createBody: () => ({ name: "forged" }),
     updateBody: { name: "forged" },
   },

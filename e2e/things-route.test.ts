@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import type PocketBase from "pocketbase";
 import { describe, expect, it } from "vitest";
-import { useWorld, client, createUser, unique, type Actor } from "./harness/world";
+import { useWorld, client, createMember, createUser, PASSWORD, unique, type Actor } from "./harness/world";
 
 const { platform, world } = useWorld();
 
@@ -278,15 +278,42 @@ describe("POST /api/org/things: creation", () => {
     });
   });
 
-  it("bus.mode auto answers 400 'no active bus account for the organization' and creates nothing", async () => {
-    for (const bus of [{ mode: "auto" }, { mode: "auto", role_id: world.a.bus_roles.id }]) {
-      await writesNothing(async () => {
-        expect(await as("owner", { name: "auto", bus })).toEqual({
-          status: 400,
-          body: routeError(400, "no active bus account for the organization"),
-        });
+  it("bus.mode auto mints a bus user with the default role (or the given one) and links it", async () => {
+    const created = await as("owner", { name: "auto", bus: { mode: "auto" } });
+    expect(created.status).toBe(200);
+    const thing = await thingRecord(created.body.id as string);
+    const user = await world.su.collection("bus_users").getOne(thing.bus_user);
+    const defaultRole = await world.su.collection("bus_roles").getFirstListItem(`organization = "${world.a.organization.id}" && is_default = true`);
+    expect(user).toMatchObject({ organization: world.a.organization.id, role: defaultRole.id, active: true, name: created.body.code });
+    expect(user.creds_file).toContain("-----BEGIN NATS USER JWT-----");
+    const withRole = await as("owner", { name: "auto-role", bus: { mode: "auto", role_id: world.a.bus_roles.id } });
+    expect((await world.su.collection("bus_users").getOne((await thingRecord(withRole.body.id as string)).bus_user)).role).toBe(world.a.bus_roles.id);
+  });
+
+  it("bus.mode auto with another organization's role answers 400 and creates nothing", async () => {
+    await writesNothing(async () => {
+      expect(await as("owner", { name: "auto", bus: { mode: "auto", role_id: world.b.bus_roles.id } })).toEqual({
+        status: 400,
+        body: routeError(400, "bus.role_id does not name a role of the organization"),
       });
-    }
+    });
+  });
+
+  it("while the organization is suspended: auto answers 'no active bus account for the organization', link and none still work", async () => {
+    const suspended = await world.su.collection("organizations").create({ name: "Paused", code: unique("paused"), active: true });
+    const owner = await createMember(world.su, suspended.id, "owner");
+    const spare = await world.su.collection("bus_users").create({ organization: suspended.id, name: "spare", active: true });
+    await world.su.collection("organizations").update(suspended.id, { active: false });
+    const pb = client(platform.url);
+    await pb.collection("users").authWithPassword(owner.email as string, PASSWORD);
+    await writesNothing(async () => {
+      expect(await post(pb, { name: "auto", bus: { mode: "auto" } })).toEqual({
+        status: 400,
+        body: routeError(400, "no active bus account for the organization"),
+      });
+    });
+    expect((await post(pb, { name: "linked", bus: { mode: "link", user_id: spare.id } })).status).toBe(200);
+    expect((await post(pb, { name: "plain" })).status).toBe(200);
   });
 });
 

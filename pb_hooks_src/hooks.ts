@@ -2,6 +2,9 @@
 import { currentConfig } from "./config/runtime";
 import { recordOf } from "./lib/events";
 import { collectionNames } from "./schema/names";
+import { busEffects, publishAfterCommit } from "./bus/effects";
+import type { WriteAction } from "./lib/effects";
+import { journal } from "./observability/journal";
 import { deactivateThing, prepareThing } from "./inventory/things";
 import { prepareInvite } from "./tenancy/invites";
 import { clearActiveOrganization, refuseCrossTenantRelations, refusePlatformOrganizationSuspension } from "./tenancy/invariants";
@@ -53,7 +56,21 @@ export function beforeCreateRequest(e: core.RecordRequestEvent): void {
     record.set("token", "");
     record.set("expiry", "");
   }
-  if (name !== n.organizations && name !== n.things) return;
+  if (name !== n.organizations && name !== n.things && name !== n.bus_users) return;
   const body = e.requestInfo().body as Record<string, unknown>;
   if (!("active" in body)) record.set("active", true);
+}
+
+/**
+ * onRecord{Create,Update,Delete}Execute: the write itself, with the domains' effects and the audit and
+ * activity entries, in one transaction.
+ */
+export function execute(e: core.RecordEvent, action: WriteAction): void {
+  const config = currentConfig();
+  journal(e, action, busEffects(collectionNames(config), config, recordOf(e), action));
+}
+
+/** onRecordAfterCreateSuccess / AfterUpdateSuccess: what must follow the commit (bus publication). */
+export function afterCommit(e: core.RecordEvent): void {
+  publishAfterCommit(e.app, collectionNames(currentConfig()), recordOf(e));
 }

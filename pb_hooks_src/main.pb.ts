@@ -51,15 +51,15 @@ onRecordDeleteRequest((e) => {
 
 // These call e.next() themselves, inside the transaction.
 onRecordCreateExecute((e) => {
-  (require(`${__hooks}/lib/platform.js`) as Platform).observability.journalCreate(e);
+  (require(`${__hooks}/lib/platform.js`) as Platform).hooks.execute(e, "create");
 });
 
 onRecordUpdateExecute((e) => {
-  (require(`${__hooks}/lib/platform.js`) as Platform).observability.journalUpdate(e);
+  (require(`${__hooks}/lib/platform.js`) as Platform).hooks.execute(e, "update");
 });
 
 onRecordDeleteExecute((e) => {
-  (require(`${__hooks}/lib/platform.js`) as Platform).observability.journalDelete(e);
+  (require(`${__hooks}/lib/platform.js`) as Platform).hooks.execute(e, "delete");
 });
 
 onRecordAuthRequest((e) => {
@@ -104,6 +104,31 @@ cronAdd(
   },
 );
 
+// Bus publication follows the commit of an account's change (its outcome is recorded on the account).
+onRecordAfterCreateSuccess((e) => {
+  e.next();
+  (require(`${__hooks}/lib/platform.js`) as Platform).hooks.afterCommit(e);
+});
+
+onRecordAfterUpdateSuccess((e) => {
+  e.next();
+  (require(`${__hooks}/lib/platform.js`) as Platform).hooks.afterCommit(e);
+});
+
+// Bus: converge every account to its recorded state at serve's start and every minute.
+onBootstrap((e) => {
+  e.next();
+  (require(`${__hooks}/lib/platform.js`) as Platform).bus.reconcileAtStart(e.app);
+});
+
+cronAdd(
+  (require(`${__hooks}/lib/platform.js`) as Platform).bus.RECONCILE_JOB,
+  (require(`${__hooks}/lib/platform.js`) as Platform).bus.RECONCILE_SCHEDULE,
+  () => {
+    (require(`${__hooks}/lib/platform.js`) as Platform).bus.reconcileAccounts($app);
+  },
+);
+
 // Added routes (spec 4.1).
 routerAdd("GET", "/api/client-config", (e) => {
   (require(`${__hooks}/lib/platform.js`) as Platform).routes.clientConfig(e);
@@ -115,6 +140,18 @@ routerAdd("POST", "/api/org/invites/accept", (e) => {
 
 routerAdd("POST", "/api/org/things", (e) => {
   (require(`${__hooks}/lib/platform.js`) as Platform).routes.createThing(e);
+}, $apis.requireAuth("users"));
+
+routerAdd("GET", "/api/me/leaf-config", (e) => {
+  (require(`${__hooks}/lib/platform.js`) as Platform).bus.leafConfigRoute(e);
+}, $apis.requireAuth("things"));
+
+routerAdd("POST", "/api/me/bus-creds/rotate", (e) => {
+  (require(`${__hooks}/lib/platform.js`) as Platform).bus.rotateRoute(e);
+}, $apis.requireAuth("users", "things"));
+
+routerAdd("POST", "/api/org/bus-account/keys", (e) => {
+  (require(`${__hooks}/lib/platform.js`) as Platform).bus.signingKeysRoute(e);
 }, $apis.requireAuth("users"));
 
 routerAdd("GET", "/branding/{path...}", (e) => {

@@ -6,8 +6,11 @@ import { collectionNames } from "./schema/names";
 import { brandingRoute } from "./branding/route";
 import { createThingRoute } from "./inventory/routes";
 import { acceptInviteRoute, clientConfigRoute } from "./tenancy/routes";
+import { startEmbedded, stopEmbedded } from "./bus/embedded";
 
 export { start } from "./startup";
+// The platform sidecar (docs/sidecar.md): started early under `serve` from onBootstrap, otherwise on first use.
+export { ensureSidecar, startSidecarWithServe, stopSidecar } from "./lib/sidecar";
 
 export const schema = {
   up: (app: CoreApp) => applyPlatformSchema(app, collectionNames(currentConfig())),
@@ -22,3 +25,7 @@ export const routes = {
   createThing: createThingRoute,
   branding: brandingRoute,
 };
+
+export * as bus from "./bus/platform";
+// `serve --bus`: the nats-server child's start (onBootstrap) and stop (onTerminate).
+export const busServer = { start: startEmbedded, stop: stopEmbedded };

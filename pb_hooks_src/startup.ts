@@ -6,6 +6,8 @@ import { rootCommand } from "./lib/events";
 import { persistentFlagsOf } from "./lib/flags";
 import { registerBootstrapCommand } from "./tenancy/commands";
 import { registerAuditCommand } from "./observability/commands";
+import { registerBusCommand } from "./bus/commands";
+import { registerEmbeddedBus } from "./bus/embedded";
 
 export function start(): void {
   // Root persistent flags: `serve` does not exist yet when hooks load, and subcommands inherit these.
@@ -22,4 +24,6 @@ export function start(): void {
   }
   registerBootstrapCommand(rootCommand());
   registerAuditCommand(rootCommand());
+  registerBusCommand(rootCommand());
+  registerEmbeddedBus();
 }

@@ -26,6 +26,8 @@ export interface Platform {
   /** Runs another command of the binary against the same data directory. */
   command(args: string[]): Promise<RunResult>;
   superuser(): Promise<PocketBase>;
+  /** Stops serve and starts it again on the same port and data directory. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -50,11 +52,15 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
 
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(LAUNCHER, ["serve", "--http", `127.0.0.1:${port}`, ...(options.serveFlags ?? [])], { env, cwd });
   let output = "";
-  child.stdout.on("data", (d) => (output += d));
-  child.stderr.on("data", (d) => (output += d));
-  await waitHealthy(url, child, () => output);
+  const serve = async () => {
+    const child = spawn(LAUNCHER, ["serve", "--http", `127.0.0.1:${port}`, ...(options.serveFlags ?? [])], { env, cwd });
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    await waitHealthy(url, child, () => output);
+    return child;
+  };
+  let child = await serve();
 
   return {
     url,
@@ -66,6 +72,10 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
       pb.autoCancellation(false);
       await pb.collection("_superusers").authWithPassword(SUPERUSER.email, SUPERUSER.password);
       return pb;
+    },
+    restart: async () => {
+      await stop(child);
+      child = await serve();
     },
     stop: async () => {
       await stop(child);

@@ -58,11 +58,11 @@ export async function seedOrganization(su: PocketBase, organization: RecordModel
   const location_types = await c("location_types", { name: "Building" });
   const locations = await c("locations", { name: "HQ", type: location_types.id });
   const thing_type_operations = await c("thing_type_operations", { name: "reboot", thing_type: thing_types.id });
-  const bus_roles = await c("bus_roles", { name: "device", is_default: true });
+  const bus_roles = await c("bus_roles", { name: "device" });
   const bus_users = await c("bus_users", { name: "device-user", role: bus_roles.id, active: true });
-  const bus_accounts = await c("bus_accounts", { name: "account", active: true });
+  // Provisioned with the organization by the bus service.
+  const bus_accounts = await su.collection("bus_accounts").getFirstListItem(`organization = "${org}"`);
   const bus_account_exports = await c("bus_account_exports", { name: "telemetry", subject: "telemetry.>", kind: "stream" });
-  const bus_account_imports = await c("bus_account_imports", { name: "helpdesk", subject: "helpdesk.>", kind: "stream" });
   const overlay_ca = await c("overlay_ca", { name: "ca" });
   const overlay_networks = await c("overlay_networks", { name: "net", cidr: "10.42.0.0/16" });
   const overlay_hosts = await c("overlay_hosts", { name: "host", network: overlay_networks.id, overlay_ip: "10.42.0.10", active: true });
@@ -88,7 +88,6 @@ export async function seedOrganization(su: PocketBase, organization: RecordModel
     bus_users,
     bus_accounts,
     bus_account_exports,
-    bus_account_imports,
     overlay_ca,
     overlay_networks,
     overlay_hosts,
@@ -102,6 +101,13 @@ export async function buildWorld(platform: Platform): Promise<World> {
   const su = await platform.superuser();
   const a = await seedOrganization(su, await createOrganization(su, "Alpha"));
   const b = await seedOrganization(su, await createOrganization(su, "Beta"));
+  // Each imports the other's export: an import names the exporting account.
+  for (const [importer, exporter] of [[a, b], [b, a]]) {
+    importer.bus_account_imports = await su.collection("bus_account_imports").create({
+      organization: importer.organization.id, name: "telemetry", subject: "telemetry.>", kind: "stream",
+      account_pub: exporter.bus_accounts.public_key, local_subject: `partner.${exporter.organization.code}.>`,
+    });
+  }
   const users = {} as World["users"];
   for (const role of ROLES) users[role] = await createMember(su, a.organization.id, role);
   users.foreign_owner = await createMember(su, b.organization.id, "owner");

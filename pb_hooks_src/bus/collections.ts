@@ -26,6 +26,11 @@ export function busCollections(n: CollectionNames): CollectionSpec[] {
       { type: "json", name: "signing_keys" },
       { type: "text", name: "seed", hidden: true },
       { type: "json", name: "signing_seeds", hidden: true },
+      // User public key → revocation cutoff (unix seconds), part of the signed account claim.
+      { type: "json", name: "revocations" },
+      // Whether the bus confirmed the recorded state (claim present when active, withdrawn when not).
+      { type: "bool", name: "bus_confirmed" },
+      { type: "text", name: "bus_status", max: 500 },
       ...TIMESTAMPS,
     ],
     indexes: ["CREATE UNIQUE INDEX idx_{table}_organization ON {table} (organization)"],
@@ -43,7 +48,9 @@ export function busCollections(n: CollectionNames): CollectionSpec[] {
       { type: "text", name: "name", required: true, max: 200 },
       { type: "relation", name: "role", target: "bus_roles" },
       { type: "bool", name: "active" },
+      // Triggers, cleared after use: re-sign the same key (regenerate) or replace a leaked key (revoke).
       { type: "bool", name: "regenerate" },
+      { type: "bool", name: "revoke" },
       ...permissions,
       { type: "text", name: "public_key" },
       { type: "text", name: "jwt", max: LARGE_TEXT },
@@ -67,7 +74,8 @@ export function busCollections(n: CollectionNames): CollectionSpec[] {
       ...permissions,
       ...TIMESTAMPS,
     ],
-    indexes: [],
+    // At most one default role per organization: bus.mode auto must know which one it means.
+    indexes: ["CREATE UNIQUE INDEX idx_{table}_default ON {table} (organization) WHERE is_default = 1"],
     rules: managersOnly,
   };
 
@@ -88,7 +96,8 @@ export function busCollections(n: CollectionNames): CollectionSpec[] {
 
   const exports = exchange("bus_account_exports", [{ type: "bool", name: "public" }]);
   const imports = exchange("bus_account_imports", [
-    { type: "text", name: "account_pub", max: 100 },
+    // The exporting account: a NATS account public key.
+    { type: "text", name: "account_pub", required: true, pattern: "^A[A-Z2-7]{55}$" },
     { type: "text", name: "local_subject", max: 500 },
   ]);
 
@@ -109,7 +118,8 @@ export function busCollections(n: CollectionNames): CollectionSpec[] {
       { type: "text", name: "sys_user_creds", hidden: true, max: LARGE_TEXT },
       ...TIMESTAMPS,
     ],
-    indexes: [],
+    // One operator: two first uses racing to create it cannot both succeed.
+    indexes: ["CREATE UNIQUE INDEX idx_{table}_name ON {table} (name)"],
     rules: { list: CLOSED, view: CLOSED, create: CLOSED, update: CLOSED, delete: CLOSED },
   };
 

@@ -9,6 +9,7 @@ import type { CollectionNames } from "../schema/names";
 import { authorizeThingRequest, parseThingRequest, type ThingRequest } from "./request";
 import { codeTaken, prepareThing } from "./things";
 import { attribute } from "../observability/actor";
+import { mintBusUser } from "../bus/things";
 
 export interface CreatedThing {
   id: string;
@@ -41,16 +42,23 @@ export function createThing(app: CoreApp, n: CollectionNames, caller: ActiveMemb
     });
     thing.setPassword(password);
     attribute(thing, caller.user);
-    linkIdentities(tx, n, thing, request, organization);
+    // The code names the Thing's identities, so it is settled first.
     prepareThing(tx, n, thing);
+    linkIdentities(tx, n, thing, request, caller);
     tx.save(thing);
     return { id: thing.id, code: thing.getString("code"), email: thing.getString("email"), password };
   });
 }
 
-/** Identity modes: `link` verifies ownership; `auto` needs the bus and overlay services. */
-function linkIdentities(tx: CoreApp, n: CollectionNames, thing: core.Record, request: ThingRequest, organization: core.Record): void {
-  if (request.bus.mode === "auto") throw badRequest("no active bus account for the organization");
+/** Identity modes: `auto` mints a new identity, `link` verifies that the given one is the organization's. */
+function linkIdentities(tx: CoreApp, n: CollectionNames, thing: core.Record, request: ThingRequest, caller: ActiveMembership): void {
+  const organization = caller.organization;
+  if (request.bus.mode === "auto") {
+    const user = mintBusUser(tx, n, organization, request.bus.role_id, thing.getString("code"));
+    attribute(user, caller.user);
+    tx.save(user);
+    thing.set("bus_user", user.id);
+  }
   if (request.bus.mode === "link") {
     if (!request.bus.user_id) throw badRequest("bus.user_id is required for bus.mode link");
     requireOwned(tx, n.bus_users, request.bus.user_id, organization, "bus.user_id");

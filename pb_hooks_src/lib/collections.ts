@@ -35,3 +35,8 @@ export function membershipOf(app: CoreApp, n: CollectionNames, userId: string, o
   if (!userId || !organizationId) return undefined;
   return findFirst(app, n.memberships, "user = {:user} && organization = {:org}", { user: userId, org: organizationId });
 }
+
+/** Every record matching `filter` (the generated types allow undefined entries; PocketBase never returns one). */
+export function findAll(app: CoreApp, collection: string, filter: string, params: Record<string, unknown> = {}, sort = "created"): core.Record[] {
+  return app.findRecordsByFilter(collection, filter, sort, 0, 0, params).filter((r): r is core.Record => r !== undefined);
+}

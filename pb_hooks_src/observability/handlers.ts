@@ -5,7 +5,6 @@ import { collectionNames } from "../schema/names";
 export { attribute, stampActor } from "./actor";
 export { auditAuth } from "./auth";
 export { mirrorToConsole } from "./console";
-export { journalCreate, journalDelete, journalUpdate } from "./journal";
 export { RETENTION_JOB, retentionSchedule, sweepRetention } from "./retention-job";
 export { journalCollectionCreate, journalCollectionDelete, journalCollectionUpdate, stampCollectionActor } from "./schema-journal";
 

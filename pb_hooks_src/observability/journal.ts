@@ -12,39 +12,34 @@ import { recordOf } from "../lib/events";
 import { collectionNames, type CollectionNames } from "../schema/names";
 import { stampedActor } from "./actor";
 import type { FieldInfo, Values } from "./changes";
-import { recordEntry, type WriteAction } from "./entries";
+import { recordEntry } from "./entries";
+import type { WriteAction, WriteEffects } from "../lib/effects";
 import { activityLabel } from "./feed";
 import { isAudited, isInventory, keepsValues } from "./policy";
 import { fieldInfos, recordValues } from "./snapshot";
 import { inOneTransaction } from "./transaction";
 import { isDerivedActivity, writeActivity, writeAudit } from "./writer";
 
-export function journalCreate(e: core.RecordEvent): void {
-  journal(e, "create");
-}
-
-export function journalUpdate(e: core.RecordEvent): void {
-  journal(e, "update");
-}
-
-export function journalDelete(e: core.RecordEvent): void {
-  journal(e, "delete");
-}
-
-function journal(e: core.RecordEvent, action: WriteAction): void {
+/**
+ * Performs the write (e.next()) with its domain effects and its entries in one transaction. Without
+ * entries or effects to add, the write proceeds as PocketBase does it.
+ */
+export function journal(e: core.RecordEvent, action: WriteAction, effects?: WriteEffects): void {
   const n = collectionNames(currentConfig());
   const record = recordOf(e);
   const collection = record.collection();
   const audited = isAudited(n, collection.name) && !isDerivedActivity(record);
   const inventory = isInventory(n, collection.name);
-  if (!audited && !inventory) {
+  if (!audited && !inventory && !effects) {
     e.next();
     return;
   }
   const fields = fieldInfos(collection);
   inOneTransaction(e, (tx) => {
-    const before = action === "create" ? undefined : storedValues(tx, record, fields);
+    effects?.before?.(tx);
+    const before = action === "create" || !audited ? undefined : storedValues(tx, record, fields);
     e.next();
+    effects?.after?.(tx);
     const after = action === "delete" ? undefined : recordValues(record, fields);
     const actor = stampedActor(record);
     if (audited) {

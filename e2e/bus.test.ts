@@ -1,0 +1,330 @@
+// The bus credential service against the real pinned nats-server started from `bus export` (spec 3.2 bus
+// rows, 4.2 bus routes, 6.2): minted credentials connect and are held to their permissions, tenants are
+// isolated, revocations and suspensions disconnect and stay in force, signing keys rotate.
+import type { NatsConnection } from "@nats-io/transport-node";
+import type PocketBase from "pocketbase";
+import type { RecordModel } from "pocketbase";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closedWithin, connectWithCreds, eventually, startPlatformWithBus, type PlatformWithBus } from "./harness/bus";
+import { PASSWORD, buildWorld, client, createMember, unique, type World } from "./harness/world";
+
+let bus: PlatformWithBus;
+let w: World;
+const open: NatsConnection[] = [];
+
+beforeAll(async () => {
+  bus = await startPlatformWithBus();
+  w = await buildWorld(bus.platform);
+}, 120_000);
+afterAll(async () => {
+  await Promise.all(open.map((nc) => nc.close().catch(() => undefined)));
+  await bus?.stop();
+});
+
+async function dial(creds: string): Promise<NatsConnection> {
+  const nc = await connectWithCreds(bus.busUrl, creds);
+  open.push(nc);
+  return nc;
+}
+
+/** Whether the creds are refused by the server now. */
+async function refused(creds: string): Promise<boolean> {
+  try {
+    const nc = await connectWithCreds(bus.busUrl, creds);
+    await nc.flush();
+    await nc.close();
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** Messages `nc` receives on `subject` while `during` runs (and a moment after). */
+async function received(nc: NatsConnection, subject: string, during: () => Promise<void>): Promise<string[]> {
+  const got: string[] = [];
+  const sub = nc.subscribe(subject, { callback: (_err, msg) => void got.push(msg.subject) });
+  await nc.flush();
+  await during();
+  await new Promise((r) => setTimeout(r, 300));
+  sub.unsubscribe();
+  return got;
+}
+
+async function busUser(organization: string, extra: Record<string, unknown> = {}): Promise<RecordModel> {
+  return w.su.collection("bus_users").create({ organization, name: unique("u"), ...extra });
+}
+
+const account = (organization: string) => w.su.collection("bus_accounts").getFirstListItem(`organization = "${organization}"`);
+
+describe("provisioning", () => {
+  it("gives every organization an account the bus confirmed, and a default role", async () => {
+    const a = await account(w.a.organization.id);
+    expect(a).toMatchObject({ active: true, bus_confirmed: true });
+    expect(a.public_key).toMatch(/^A[A-Z2-7]{55}$/);
+    expect(a.limits).toEqual({ max_connections: 100, max_subscriptions: 5000, max_payload: 1048576, max_persist_disk_storage: 5368709120, max_persist_memory_storage: 67108864 });
+    const roles = await w.su.collection("bus_roles").getFullList({ filter: `organization = "${w.a.organization.id}" && is_default = true` });
+    expect(roles).toHaveLength(1);
+  });
+});
+
+describe("credentials", () => {
+  it("connect and are held to their permissions", async () => {
+    const role = await w.su.collection("bus_roles").create({
+      organization: w.a.organization.id, name: "sensors",
+      publish_permissions: { allow: ["telemetry.>"] },
+      subscribe_permissions: { allow: ["telemetry.>", "_INBOX.>"] },
+    });
+    const sensor = await busUser(w.a.organization.id, { role: role.id });
+    expect(sensor.publish_permissions).toEqual({ allow: ["telemetry.>"] });
+    const observer = await dial((await busUser(w.a.organization.id)).creds_file);
+    const nc = await dial(sensor.creds_file);
+    expect(await received(observer, ">", async () => {
+      nc.publish("telemetry.room1", "21.5");
+      nc.publish("commands.room1", "reboot");
+      await nc.flush();
+    })).toEqual(["telemetry.room1"]);
+  });
+
+  it("never cross tenants, except through an import the importing tenant declared", async () => {
+    const inA = await dial((await busUser(w.a.organization.id)).creds_file);
+    const inB = await dial((await busUser(w.b.organization.id)).creds_file);
+    const seenByA = await received(inA, ">", async () => {
+      inB.publish("private.room1", "from B");
+      inB.publish("room1", "from B");
+      // B exports telemetry.> and A imports it under partner.<B's code>.> (the world's seed).
+      inB.publish("telemetry.room1", "shared by B");
+      await inB.flush();
+    });
+    // The import maps the wildcard tail: telemetry.room1 arrives as partner.<code>.room1.
+    expect(seenByA).toEqual([`partner.${w.b.organization.code}.room1`]);
+  });
+});
+
+describe("bus user transitions", () => {
+  it("suspension revokes: the open connection closes and the creds file is refused; reactivation mints a fresh one", async () => {
+    const user = await busUser(w.a.organization.id);
+    const nc = await dial(user.creds_file);
+    const owner = await w.client("owner");
+    await owner.collection("bus_users").update(user.id, { active: false });
+    expect(await closedWithin(nc, 5_000)).toBe(true);
+    expect(await refused(user.creds_file)).toBe(true);
+    const a = await account(w.a.organization.id);
+    expect(Object.keys(a.revocations)).toContain(user.public_key);
+    expect(a.bus_confirmed).toBe(true);
+
+    const back = await owner.collection("bus_users").update(user.id, { active: true });
+    expect(back.creds_file).not.toBe(user.creds_file);
+    expect(await refused(back.creds_file)).toBe(false);
+    expect(await refused(user.creds_file)).toBe(true);
+  });
+
+  it("revoke replaces a leaked key: the old one is cut off, the replacement works", async () => {
+    const user = await busUser(w.a.organization.id);
+    const nc = await dial(user.creds_file);
+    const replaced = await (await w.client("admin")).collection("bus_users").update(user.id, { revoke: true });
+    expect(replaced.active).toBe(true);
+    expect(replaced.revoke).toBe(false);
+    expect(replaced.public_key).not.toBe(user.public_key);
+    expect(await closedWithin(nc, 5_000)).toBe(true);
+    expect(await refused(user.creds_file)).toBe(true);
+    expect(await refused(replaced.creds_file)).toBe(false);
+  });
+
+  it("regenerate re-signs the same key and is cleared", async () => {
+    const user = await busUser(w.a.organization.id);
+    await new Promise((r) => setTimeout(r, 1_100));
+    const again = await (await w.client("owner")).collection("bus_users").update(user.id, { regenerate: true });
+    expect(again.regenerate).toBe(false);
+    expect(again.public_key).toBe(user.public_key);
+    expect(again.creds_file).not.toBe(user.creds_file);
+    expect(await refused(again.creds_file)).toBe(false);
+    // Rotation re-signs for the same seed: the leaked file keeps working until a revoke.
+    expect(await refused(user.creds_file)).toBe(false);
+  });
+});
+
+describe("things.active cascade", () => {
+  it("decommissioning a Thing revokes its bus user; reactivation issues a fresh credential, the old file stays dead", async () => {
+    const owner = await w.client("owner");
+    const created = await owner.send("/api/org/things", { method: "POST", body: { name: "cascade", bus: { mode: "auto" } } });
+    const thing = await w.su.collection("things").getOne(created.id);
+    const before = await w.su.collection("bus_users").getOne(thing.bus_user);
+    const nc = await dial(before.creds_file);
+    await owner.collection("things").update(thing.id, { active: false });
+    expect(await closedWithin(nc, 5_000)).toBe(true);
+    expect((await w.su.collection("bus_users").getOne(thing.bus_user)).active).toBe(false);
+    expect(await refused(before.creds_file)).toBe(true);
+
+    await owner.collection("things").update(thing.id, { active: true });
+    const after = await w.su.collection("bus_users").getOne(thing.bus_user);
+    expect(after.active).toBe(true);
+    expect(await refused(after.creds_file)).toBe(false);
+    expect(await refused(before.creds_file)).toBe(true);
+  });
+});
+
+describe("organization suspension", () => {
+  it("disconnects every connection of the tenant, stays in force across restarts of both processes, leaves other tenants alone; restore re-admits the same creds", async () => {
+    const org = await w.su.collection("organizations").create({ name: "Suspendable", code: unique("susp"), active: true });
+    const users = [await busUser(org.id), await busUser(org.id)];
+    const connections = await Promise.all(Array.from({ length: 50 }, (_, i) => dial(users[i % 2].creds_file)));
+    const bystander = await dial((await busUser(w.b.organization.id)).creds_file);
+
+    const operator = await w.client("operator");
+    await operator.collection("organizations").update(org.id, { active: false });
+    const closed = await Promise.all(connections.map((nc) => closedWithin(nc, 10_000)));
+    expect(closed.filter(Boolean)).toHaveLength(50);
+    expect(bystander.isClosed()).toBe(false);
+    const suspended = await account(org.id);
+    expect(suspended).toMatchObject({ active: false, bus_confirmed: true });
+    // No revocations and no bus_users changes.
+    expect(suspended.revocations ?? {}).toEqual({});
+    expect((await w.su.collection("bus_users").getOne(users[0].id)).active).toBe(true);
+    expect(await refused(users[0].creds_file)).toBe(true);
+
+    await bus.stopNats();
+    await bus.platform.restart();
+    await bus.startNats();
+    expect(await refused(users[0].creds_file)).toBe(true);
+
+    await operator.collection("organizations").update(org.id, { active: true });
+    expect(await eventually(async () => !(await refused(users[0].creds_file)))).toBe(true);
+    expect(await refused(users[1].creds_file)).toBe(false);
+  });
+
+  it("keeps console sign-in and Thing tokens working while suspended", async () => {
+    const org = await w.su.collection("organizations").create({ name: "Quiet", code: unique("quiet"), active: true });
+    const owner = await createMember(w.su, org.id, "owner");
+    const pb = client(bus.platform.url);
+    await pb.collection("users").authWithPassword(owner.email as string, PASSWORD);
+    const made = await pb.send("/api/org/things", { method: "POST", body: { name: "device" } });
+    const device = client(bus.platform.url);
+    await device.collection("things").authWithPassword(made.email, made.password);
+    await w.su.collection("organizations").update(org.id, { active: false });
+    await pb.collection("users").authWithPassword(owner.email as string, PASSWORD);
+    expect((await device.collection("things").getOne(made.id)).id).toBe(made.id);
+  });
+});
+
+describe("signing keys (POST /api/org/bus-account/keys)", () => {
+  async function keys(pb: PocketBase, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+    const response = await fetch(`${bus.platform.url}/api/org/bus-account/keys`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: pb.authStore.token },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  it("add_signing keeps credentials valid; rotate invalidates them and re-mints the stored ones; the last key stays", async () => {
+    const org = await w.su.collection("organizations").create({ name: "Keys", code: unique("keys"), active: true });
+    const owner = await createMember(w.su, org.id, "owner");
+    const viewer = await createMember(w.su, org.id, "viewer");
+    const pb = client(bus.platform.url);
+    await pb.collection("users").authWithPassword(owner.email as string, PASSWORD);
+    const user = await busUser(org.id);
+    const nc = await dial(user.creds_file);
+
+    const added = await keys(pb, { action: "add_signing" });
+    const acct = await account(org.id);
+    expect(added).toEqual({ status: 200, body: { applied: "add_signing", bus_account: acct.id } });
+    expect(acct.signing_keys).toHaveLength(2);
+    expect(await refused(user.creds_file)).toBe(false);
+    expect(nc.isClosed()).toBe(false);
+
+    const second = acct.signing_keys[1];
+    expect((await keys(pb, { action: "remove_signing", public_key: second })).status).toBe(200);
+    expect((await keys(pb, { action: "remove_signing", public_key: acct.signing_keys[0] })).body.message).toBe("the last signing key cannot be removed");
+    expect((await keys(pb, { action: "remove_signing" })).status).toBe(400);
+    expect((await keys(pb, { action: "shred" })).status).toBe(400);
+    const viewerPb = client(bus.platform.url);
+    await viewerPb.collection("users").authWithPassword(viewer.email as string, PASSWORD);
+    expect((await keys(viewerPb, { action: "rotate" })).status).toBe(403);
+
+    expect((await keys(pb, { action: "rotate" })).status).toBe(200);
+    expect(await eventually(async () => refused(user.creds_file))).toBe(true);
+    const reminted = await w.su.collection("bus_users").getOne(user.id);
+    expect(reminted.creds_file).not.toBe(user.creds_file);
+    expect(await refused(reminted.creds_file)).toBe(false);
+  });
+});
+
+describe("POST /api/me/bus-creds/rotate", () => {
+  it("re-signs the caller's linked identity for users and Things, with every status of 4.2", async () => {
+    const org = await w.su.collection("organizations").create({ name: "Rotate", code: unique("rot"), active: true });
+    const member = await createMember(w.su, org.id, "member");
+    const pb = client(bus.platform.url);
+    await pb.collection("users").authWithPassword(member.email as string, PASSWORD);
+    const rotate = async (session: PocketBase) => {
+      const response = await fetch(`${bus.platform.url}/api/me/bus-creds/rotate`, { method: "POST", headers: { Authorization: session.authStore.token } });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    expect((await rotate(pb)).status).toBe(404);
+    const user = await busUser(org.id);
+    const membership = await w.su.collection("memberships").getFirstListItem(`user = "${member.id}"`);
+    await w.su.collection("memberships").update(membership.id, { bus_user: user.id });
+    expect(await rotate(pb)).toEqual({ status: 200, body: { rotated: true, bus_user: user.id } });
+    const rotated = await pb.collection("bus_users").getOne(user.id);
+    expect(rotated.regenerate).toBe(false);
+    expect(await refused(rotated.creds_file)).toBe(false);
+
+    await w.su.collection("bus_users").update(user.id, { active: false });
+    expect((await rotate(pb)).status).toBe(403);
+
+    const blank = await w.su.collection("users").create({ email: `${unique("blank")}@example.test`, password: PASSWORD, passwordConfirm: PASSWORD });
+    const blankPb = client(bus.platform.url);
+    await blankPb.collection("users").authWithPassword(blank.email as string, PASSWORD);
+    expect((await rotate(blankPb)).status).toBe(400);
+
+    const owner = await w.client("owner");
+    const made = await owner.send("/api/org/things", { method: "POST", body: { name: "rotator", bus: { mode: "auto" } } });
+    const device = client(bus.platform.url);
+    await device.collection("things").authWithPassword(made.email, made.password);
+    const thing = await w.su.collection("things").getOne(made.id);
+    expect(await rotate(device)).toEqual({ status: 200, body: { rotated: true, bus_user: thing.bus_user } });
+  });
+});
+
+describe("GET /api/me/leaf-config", () => {
+  it("serves exactly the ten fields to a Thing, with public trust material and its own creds only", async () => {
+    const owner = await w.client("owner");
+    const made = await owner.send("/api/org/things", { method: "POST", body: { name: "gateway", bus: { mode: "auto" } } });
+    const device = client(bus.platform.url);
+    await device.collection("things").authWithPassword(made.email, made.password);
+    const config = await device.send("/api/me/leaf-config", {});
+    expect(Object.keys(config).sort()).toEqual([
+      "account_jwt", "account_pub", "code", "creds", "domain", "hub_domain", "hub_leaf_url", "operator_jwt", "sys_account_jwt", "sys_account_pub",
+    ]);
+    const thing = await w.su.collection("things").getOne(made.id);
+    const user = await w.su.collection("bus_users").getOne(thing.bus_user);
+    const a = await account(w.a.organization.id);
+    const operator = await w.su.collection("bus_system_operator").getFirstListItem("");
+    expect(config).toMatchObject({
+      code: made.code, domain: made.code, creds: user.creds_file, account_pub: a.public_key, account_jwt: a.jwt,
+      operator_jwt: operator.operator_jwt, sys_account_pub: operator.sys_account_pub, sys_account_jwt: operator.sys_account_jwt,
+      hub_leaf_url: `nats-leaf://127.0.0.1:${bus.ports.leafnode}`, hub_domain: "hub",
+    });
+    const text = JSON.stringify(config);
+    for (const secret of [a.seed, ...(a.signing_seeds as string[]), operator.operator_seed, operator.signing_seed, operator.sys_account_seed, operator.sys_user_creds]) {
+      expect(text).not.toContain(secret);
+    }
+    expect((await fetch(`${bus.platform.url}/api/me/leaf-config`, { headers: { Authorization: owner.authStore.token } })).status).toBe(403);
+  });
+});
+
+describe("a bus outage", () => {
+  it("keeps the desired state, says it is unconfirmed, and converges when saved again once the bus is back", async () => {
+    const org = await w.su.collection("organizations").create({ name: "Outage", code: unique("outage"), active: true });
+    const user = await busUser(org.id);
+    await bus.stopNats();
+    const operator = await w.client("operator");
+    await operator.collection("organizations").update(org.id, { active: false });
+    const pending = await account(org.id);
+    expect(pending).toMatchObject({ active: false, bus_confirmed: false });
+    expect(pending.bus_status).toMatch(/not confirmed/);
+    await bus.startNats();
+    await operator.collection("organizations").update(org.id, { active: false });
+    expect((await account(org.id)).bus_confirmed).toBe(true);
+    expect(await refused(user.creds_file)).toBe(true);
+  });
+});

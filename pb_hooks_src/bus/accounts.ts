@@ -1,0 +1,93 @@
+// Tenant bus accounts: provisioning with an organization, and the signed claim recomputed from the
+// recorded state (limits, signing keys, revocations, exports, imports) whenever that state changes.
+import type { PlatformConfig } from "../config/types";
+import { findAll, findFirst } from "../lib/collections";
+import type { CollectionNames } from "../schema/names";
+import { accountClaims, type AccountLimits, type ExportClaim, type ImportClaim } from "./claims";
+import { operatorKeys } from "./operator";
+import { sealSecret, unsealSecret } from "./secrets";
+import { newNkeys, signJwt } from "./signer";
+
+export function accountOf(app: CoreApp, n: CollectionNames, organizationId: string): core.Record | undefined {
+  return findFirst(app, n.bus_accounts, "organization = {:org}", { org: organizationId });
+}
+
+/**
+ * The organization's account and default role, created in the caller's transaction: a failure fails the
+ * organization's save, and saving it again retries (provisioning is skipped when the account exists).
+ */
+export function provisionAccount(tx: CoreApp, n: CollectionNames, config: PlatformConfig, organization: core.Record): core.Record {
+  const existing = accountOf(tx, n, organization.id);
+  if (existing) return existing;
+  const [identity, signing] = newNkeys(["account", "account"]);
+  const account = new Record(tx.findCollectionByNameOrId(n.bus_accounts));
+  account.load({
+    organization: organization.id,
+    name: organization.getString("code"),
+    active: organization.getBool("active"),
+    public_key: identity.public,
+    limits: { ...config.bus.default_limits },
+    signing_keys: [signing.public],
+    seed: sealSecret(identity.seed),
+    signing_seeds: [sealSecret(signing.seed)],
+    revocations: {},
+    bus_confirmed: false,
+    bus_status: "not yet published",
+  });
+  account.set("jwt", signedAccountJwt(tx, n, account));
+  tx.save(account);
+  if (!findFirst(tx, n.bus_roles, "organization = {:org} && is_default = true", { org: organization.id })) {
+    const role = new Record(tx.findCollectionByNameOrId(n.bus_roles));
+    role.load({ organization: organization.id, name: "default", is_default: true, description: "Used for Things created with bus.mode auto and no role_id" });
+    tx.save(role);
+  }
+  return account;
+}
+
+/** The account claim as recorded, signed by the operator's signing key. */
+export function signedAccountJwt(app: CoreApp, n: CollectionNames, account: core.Record): string {
+  const organization = account.getString("organization");
+  const exports: ExportClaim[] = findAll(app, n.bus_account_exports, "organization = {:org}", { org: organization })
+    .map((r) => ({ name: r.getString("name"), subject: r.getString("subject"), type: kindOf(r) }));
+  const imports: ImportClaim[] = findAll(app, n.bus_account_imports, "organization = {:org}", { org: organization })
+    .map((r) => {
+      const claim: ImportClaim = { name: r.getString("name"), subject: r.getString("subject"), account: r.getString("account_pub"), type: kindOf(r) };
+      if (r.getString("local_subject")) claim.local_subject = r.getString("local_subject");
+      return claim;
+    });
+  const claims = accountClaims({
+    accountPub: account.getString("public_key"),
+    name: account.getString("name"),
+    limits: jsonOf<AccountLimits>(account, "limits"),
+    signingKeys: jsonOf<string[]>(account, "signing_keys"),
+    revocations: jsonOf<Record<string, number>>(account, "revocations") ?? {},
+    exports,
+    imports,
+  });
+  return signJwt(operatorKeys(app).signingSeed, claims);
+}
+
+/** Re-signs the account after a change of its recorded state; publication follows the commit. */
+export function resignAccount(app: CoreApp, n: CollectionNames, account: core.Record): void {
+  account.set("jwt", signedAccountJwt(app, n, account));
+  account.set("bus_confirmed", false);
+  account.set("bus_status", "changed; not yet confirmed by the bus");
+  app.save(account);
+}
+
+/** The seed of the account's first signing key, which signs its users' credentials. */
+export function userSigningSeed(account: core.Record): string {
+  const seeds = jsonOf<string[]>(account, "signing_seeds");
+  if (!seeds || seeds.length === 0) throw new Error("the bus account has no signing key");
+  return unsealSecret(seeds[0], "the account signing key");
+}
+
+function kindOf(record: core.Record): "stream" | "service" {
+  return record.getString("kind") === "service" ? "service" : "stream";
+}
+
+/** A JSON field as plain JS (the record holds a types.JSONRaw). */
+export function jsonOf<T>(record: core.Record, field: string): T {
+  const raw = toString(record.get(field));
+  return (raw ? JSON.parse(raw) : null) as T;
+}

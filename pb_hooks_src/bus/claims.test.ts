@@ -1,0 +1,100 @@
+import { describe, expect, it } from "vitest";
+import { accountClaims, credsFile, deleteAccountsClaims, operatorClaims, permissionsFrom, systemAccountClaims, userClaims, type AccountState } from "./claims";
+
+const limits = {
+  max_connections: 100,
+  max_subscriptions: 5000,
+  max_payload: 1048576,
+  max_persist_disk_storage: 5368709120,
+  max_persist_memory_storage: 67108864,
+};
+
+const account: AccountState = {
+  accountPub: "APUB",
+  name: "acme",
+  limits,
+  signingKeys: ["ASK1"],
+  revocations: {},
+  exports: [],
+  imports: [],
+};
+
+describe("operatorClaims", () => {
+  it("names the system account and the signing key, and insists on signing keys", () => {
+    expect(operatorClaims("op", "OPUB", "OSK", "SYSPUB")).toEqual({
+      sub: "OPUB",
+      name: "op",
+      nats: { type: "operator", version: 2, signing_keys: ["OSK"], system_account: "SYSPUB", strict_signing_key_usage: true },
+    });
+  });
+});
+
+describe("systemAccountClaims", () => {
+  it("spells every limit out: an empty limits object would mean zero connections", () => {
+    const limitsOf = systemAccountClaims("SYS", "ASK").nats.limits as Record<string, unknown>;
+    expect(limitsOf.conn).toBe(-1);
+    expect(limitsOf.subs).toBe(-1);
+    expect(limitsOf.payload).toBe(-1);
+  });
+});
+
+describe("accountClaims", () => {
+  it("stamps the provisioning limits, with persistence from the two storage limits", () => {
+    const l = accountClaims(account).nats.limits as Record<string, number>;
+    expect(l).toMatchObject({ conn: 100, subs: 5000, payload: 1048576, disk_storage: 5368709120, mem_storage: 67108864, data: -1 });
+  });
+
+  it("keeps 0 as 'persistence disabled' and -1 as unlimited", () => {
+    const l = accountClaims({ ...account, limits: { ...limits, max_persist_disk_storage: 0, max_connections: -1 } }).nats.limits as Record<string, number>;
+    expect(l.disk_storage).toBe(0);
+    expect(l.conn).toBe(-1);
+  });
+
+  it("carries signing keys, revocations, exports and imports only when present", () => {
+    expect(accountClaims(account).nats).not.toHaveProperty("revocations");
+    const full = accountClaims({
+      ...account,
+      revocations: { UPUB: 1700000000 },
+      exports: [{ name: "helpdesk", subject: "helpdesk.>", type: "stream" }],
+      imports: [{ name: "x", subject: "a.>", account: "AOTHER", local_subject: "b.>", type: "stream" }],
+    }).nats;
+    expect(full.revocations).toEqual({ UPUB: 1700000000 });
+    expect(full.exports).toEqual([{ name: "helpdesk", subject: "helpdesk.>", type: "stream" }]);
+    expect(full.signing_keys).toEqual(["ASK1"]);
+    expect((full.imports as unknown[])[0]).toMatchObject({ local_subject: "b.>" });
+  });
+});
+
+describe("userClaims", () => {
+  it("names the issuing account and copies the publish permissions", () => {
+    const claims = userClaims({ userPub: "UPUB", name: "dev", accountPub: "APUB", publish: { allow: ["t.>"] }, subscribe: {}, iat: 42 });
+    expect(claims).toEqual({
+      sub: "UPUB",
+      name: "dev",
+      iat: 42,
+      nats: { type: "user", version: 2, subs: -1, data: -1, payload: -1, issuer_account: "APUB", pub: { allow: ["t.>"] } },
+    });
+  });
+});
+
+describe("deleteAccountsClaims", () => {
+  it("is self-signed by the signer and lists the accounts", () => {
+    expect(deleteAccountsClaims("OSK", ["A1"])).toEqual({ sub: "OSK", name: "delete accounts", nats: { type: "generic", version: 2, accounts: ["A1"] } });
+  });
+});
+
+describe("credsFile", () => {
+  it("has the JWT and seed blocks nats clients parse", () => {
+    const text = credsFile("eyJ.jwt.sig", "SUSEED");
+    expect(text).toMatch(/-----BEGIN NATS USER JWT-----\neyJ\.jwt\.sig\n------END NATS USER JWT------/);
+    expect(text).toMatch(/-----BEGIN USER NKEY SEED-----\nSUSEED\n------END USER NKEY SEED------/);
+  });
+});
+
+describe("permissionsFrom", () => {
+  it("reads {allow, deny} and a plain list as allow", () => {
+    expect(permissionsFrom({ allow: ["a.>"], deny: ["a.b"] })).toEqual({ allow: ["a.>"], deny: ["a.b"] });
+    expect(permissionsFrom(["x.*", 3, ""])).toEqual({ allow: ["x.*"] });
+    expect(permissionsFrom(null)).toEqual({});
+  });
+});

@@ -1,0 +1,199 @@
+// NATS JWT v2 claims the platform signs (pure). The sidecar adds iss, iat and jti and signs them.
+// Field names follow github.com/nats-io/jwt/v2; an account whose limits are left empty has zero limits
+// and nats-server refuses every connection, so every limit is spelled out (-1 is unlimited).
+
+export const NO_LIMIT = -1;
+
+export interface AccountLimits {
+  max_connections: number;
+  max_subscriptions: number;
+  max_payload: number;
+  max_persist_disk_storage: number;
+  max_persist_memory_storage: number;
+}
+
+export interface Claims {
+  sub: string;
+  name: string;
+  iat?: number;
+  nats: Record<string, unknown>;
+}
+
+export interface Permissions {
+  allow?: string[];
+  deny?: string[];
+}
+
+export interface ExportClaim {
+  name: string;
+  subject: string;
+  type: "stream" | "service";
+}
+
+export interface ImportClaim {
+  name: string;
+  subject: string;
+  account: string;
+  local_subject?: string;
+  type: "stream" | "service";
+}
+
+/** The operator: accounts are signed by its signing key only (strict_signing_key_usage). */
+export function operatorClaims(name: string, operatorPub: string, signingKeyPub: string, systemAccountPub: string): Claims {
+  return {
+    sub: operatorPub,
+    name,
+    nats: {
+      type: "operator",
+      version: 2,
+      signing_keys: [signingKeyPub],
+      system_account: systemAccountPub,
+      strict_signing_key_usage: true,
+    },
+  };
+}
+
+/**
+ * The $SYS account: unlimited connections and subscriptions, no persistence (nats-server forbids it
+ * there). Under strict signing-key usage its users must be signed by a signing key of it, too.
+ */
+export function systemAccountClaims(systemAccountPub: string, signingKeyPub: string): Claims {
+  return {
+    sub: systemAccountPub,
+    name: "SYS",
+    nats: {
+      type: "account",
+      version: 2,
+      signing_keys: [signingKeyPub],
+      limits: {
+        subs: NO_LIMIT,
+        data: NO_LIMIT,
+        payload: NO_LIMIT,
+        imports: NO_LIMIT,
+        exports: NO_LIMIT,
+        wildcards: true,
+        conn: NO_LIMIT,
+        leaf: NO_LIMIT,
+      },
+    },
+  };
+}
+
+export interface AccountState {
+  accountPub: string;
+  name: string;
+  limits: AccountLimits;
+  signingKeys: string[];
+  /** User public key → revocation cutoff in unix seconds: credentials issued at or before it are refused. */
+  revocations: Record<string, number>;
+  exports: ExportClaim[];
+  imports: ImportClaim[];
+}
+
+/** A tenant account, stamped with the limits recorded at provisioning. */
+export function accountClaims(state: AccountState): Claims {
+  const { limits } = state;
+  const nats: Record<string, unknown> = {
+    type: "account",
+    version: 2,
+    limits: {
+      subs: limits.max_subscriptions,
+      data: NO_LIMIT,
+      payload: limits.max_payload,
+      imports: NO_LIMIT,
+      exports: NO_LIMIT,
+      wildcards: true,
+      conn: limits.max_connections,
+      leaf: NO_LIMIT,
+      mem_storage: limits.max_persist_memory_storage,
+      disk_storage: limits.max_persist_disk_storage,
+      streams: NO_LIMIT,
+      consumer: NO_LIMIT,
+    },
+    signing_keys: [...state.signingKeys],
+  };
+  if (Object.keys(state.revocations).length > 0) nats.revocations = { ...state.revocations };
+  if (state.exports.length > 0) nats.exports = state.exports.map((e) => ({ ...e }));
+  if (state.imports.length > 0) nats.imports = state.imports.map((i) => ({ ...i }));
+  return { sub: state.accountPub, name: state.name, nats };
+}
+
+export interface UserState {
+  userPub: string;
+  name: string;
+  /** The issuing account; a signing key of it signs the credential (strict signing-key usage). */
+  accountPub: string;
+  publish: Permissions;
+  subscribe: Permissions;
+  /** Issued-at second; must lie strictly after any revocation cutoff of this key. */
+  iat: number;
+}
+
+/** A user of a tenant account, signed by one of the account's signing keys (issuer_account set). */
+export function userClaims(state: UserState): Claims {
+  const nats: Record<string, unknown> = {
+    type: "user",
+    version: 2,
+    subs: NO_LIMIT,
+    data: NO_LIMIT,
+    payload: NO_LIMIT,
+    issuer_account: state.accountPub,
+  };
+  if (hasRules(state.publish)) nats.pub = permission(state.publish);
+  if (hasRules(state.subscribe)) nats.sub = permission(state.subscribe);
+  return { sub: state.userPub, name: state.name, iat: state.iat, nats };
+}
+
+function hasRules(p: Permissions): boolean {
+  return (p.allow?.length ?? 0) > 0 || (p.deny?.length ?? 0) > 0;
+}
+
+function permission(p: Permissions): Permissions {
+  const out: Permissions = {};
+  if (p.allow?.length) out.allow = [...p.allow];
+  if (p.deny?.length) out.deny = [...p.deny];
+  return out;
+}
+
+/**
+ * The generic claim that asks nats-server to drop accounts ($SYS.REQ.CLAIMS.DELETE). The server wants
+ * it self-signed (subject = issuer) by the operator or one of its signing keys, so `signerPub` is the
+ * public key of the seed that signs it.
+ */
+export function deleteAccountsClaims(signerPub: string, accountPubs: string[]): Claims {
+  return { sub: signerPub, name: "delete accounts", nats: { type: "generic", version: 2, accounts: [...accountPubs] } };
+}
+
+/** The creds file a NATS client reads: the user JWT and its seed, in nsc's layout. */
+export function credsFile(userJwt: string, userSeed: string): string {
+  return [
+    "-----BEGIN NATS USER JWT-----",
+    userJwt,
+    "------END NATS USER JWT------",
+    "",
+    "************************* IMPORTANT *************************",
+    "NKEY Seed printed below can be used to sign and prove identity.",
+    "NKEYs are sensitive and should be treated as secrets.",
+    "",
+    "-----BEGIN USER NKEY SEED-----",
+    userSeed,
+    "------END USER NKEY SEED------",
+    "",
+    "*************************************************************",
+    "",
+  ].join("\n");
+}
+
+/**
+ * Permissions as recorded on roles and bus users: `{allow, deny}` lists of subjects, or a plain list
+ * of subjects meaning allow. Anything else grants nothing extra.
+ */
+export function permissionsFrom(value: unknown): Permissions {
+  const subjects = (v: unknown) => (Array.isArray(v) ? v.filter((s): s is string => typeof s === "string" && s !== "") : []);
+  if (Array.isArray(value)) return { allow: subjects(value) };
+  if (typeof value === "object" && value !== null) {
+    const record = value as Record<string, unknown>;
+    return { allow: subjects(record.allow), deny: subjects(record.deny) };
+  }
+  return {};
+}

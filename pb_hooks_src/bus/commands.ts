@@ -1,0 +1,47 @@
+// CLI glue: `bus export`. Commands run in the loader VM, so closures here are safe.
+import { flagsOf } from "../lib/flags";
+import { EXPORT_DEFAULTS } from "./export-options";
+import { exportBusConfig } from "./export";
+
+export function registerBusCommand(root: cobra.Command): void {
+  const bus = new Command({ use: "bus", short: "Bus server (nats-server) maintenance" });
+  const exportCommand = new Command({
+    use: "export",
+    short: "Write the bus server config (bus.conf) and its data directories into --out (docs/bus-server.md)",
+    silenceUsage: true,
+    runE: (cmd: cobra.Command) => {
+      const flags = flagsOf(cmd);
+      try {
+        const path = exportBusConfig($app, {
+          out: flags.getString("out"),
+          port: flags.getString("port"),
+          websocketPort: flags.getString("websocket-port"),
+          leafnodePort: flags.getString("leafnode-port"),
+          monitorPort: flags.getString("monitor-port"),
+          host: flags.getString("host"),
+          monitorHost: flags.getString("monitor-host"),
+          domain: flags.getString("domain"),
+          serverName: flags.getString("server-name"),
+        });
+        // nats-server resolves the config's relative directories against its working directory.
+        console.log(`bus export: wrote ${path}; run it from its folder: cd ${$filepath.dir(path)} && nats-server -c ${$filepath.base(path)}`);
+      } catch (err) {
+        // One line, no script position: the message is meant for the operator at the terminal.
+        console.error(`bus export: ${err instanceof Error ? err.message : String(err)}`);
+        $os.exit(1);
+      }
+    },
+  });
+  const flags = flagsOf(exportCommand);
+  flags.string("out", "", "directory to write bus.conf, resolver/ and jetstream/ into (required)");
+  flags.string("port", "", "client port (default: the port of bus.server_url, else 4222)");
+  flags.string("websocket-port", "", `websocket port for browsers (default ${EXPORT_DEFAULTS.websocketPort})`);
+  flags.string("leafnode-port", "", `leafnode port for edge sites (default ${EXPORT_DEFAULTS.leafnodePort})`);
+  flags.string("monitor-port", "", `monitoring port (default ${EXPORT_DEFAULTS.monitorPort})`);
+  flags.string("host", "", `address the client, websocket and leafnode listeners bind (default ${EXPORT_DEFAULTS.host})`);
+  flags.string("monitor-host", "", `address the unauthenticated monitoring port binds (default ${EXPORT_DEFAULTS.monitorHost})`);
+  flags.string("domain", "", "JetStream domain (default bus.persist_domain)");
+  flags.string("server-name", "", "server_name (default bus-<domain>)");
+  bus.addCommand(exportCommand);
+  root.addCommand(bus);
+}

@@ -1,0 +1,85 @@
+// The bus's side of record writes (spec 3.2 and 6.2), run inside each write's transaction, and the
+// publication of account claims after commit.
+import type { PlatformConfig } from "../config/types";
+import { findRecord } from "../lib/collections";
+import type { WriteAction, WriteEffects } from "../lib/effects";
+import type { CollectionNames } from "../schema/names";
+import { accountOf, provisionAccount, resignAccount, signedAccountJwt } from "./accounts";
+import { publishAccount } from "./publish";
+import { addRevocation, prepareNewUser, prepareUserUpdate, type Revocation } from "./users";
+
+export function busEffects(n: CollectionNames, config: PlatformConfig, record: core.Record, action: WriteAction): WriteEffects | undefined {
+  const name = record.collection().name;
+  if (name === n.organizations && action !== "delete") {
+    return { after: (tx) => mirrorOrganization(tx, n, config, record) };
+  }
+  if (name === n.bus_users && action === "create") {
+    return { before: (tx) => prepareNewUser(tx, n, record) };
+  }
+  if (name === n.bus_users && action === "update") {
+    let revocation: Revocation | undefined;
+    return {
+      before: (tx) => (revocation = prepareUserUpdate(tx, n, record)),
+      after: (tx) => revocation && revokeInAccount(tx, n, record.getString("organization"), revocation),
+    };
+  }
+  if (name === n.things && action === "update") {
+    return { after: (tx) => cascadeThingActive(tx, n, record) };
+  }
+  if ((name === n.bus_account_exports || name === n.bus_account_imports)) {
+    return { after: (tx) => resignOrganizationAccount(tx, n, record.getString("organization")) };
+  }
+  if (name === n.bus_accounts && action === "update") {
+    // A direct edit (limits, by a Platform Operator) changes the claim: sign what is recorded.
+    return { before: (tx) => record.set("jwt", signedAccountJwt(tx, n, record)) };
+  }
+  return undefined;
+}
+
+/** After commit: push or withdraw the account's claim. Failures stay recorded on the row. */
+export function publishAfterCommit(app: CoreApp, n: CollectionNames, record: core.Record): void {
+  const name = record.collection().name;
+  if (name === n.bus_accounts) publishAccount(app, n, record);
+}
+
+/**
+ * An organization's account: provisioned with it (or on a later save, which retries a failed
+ * provisioning), and its active flag mirrored. An unchanged flag still publishes again: mirroring is
+ * level-triggered, so saving the organization retries a withdrawal the bus did not confirm.
+ */
+function mirrorOrganization(tx: CoreApp, n: CollectionNames, config: PlatformConfig, organization: core.Record): void {
+  const account = accountOf(tx, n, organization.id);
+  if (!account) {
+    provisionAccount(tx, n, config, organization);
+    return;
+  }
+  const active = organization.getBool("active");
+  if (account.getBool("active") !== active) {
+    account.set("active", active);
+    account.set("bus_confirmed", false);
+    account.set("bus_status", active ? "restoring; not yet confirmed by the bus" : "withdrawing; not yet confirmed by the bus");
+  }
+  tx.save(account);
+}
+
+function revokeInAccount(tx: CoreApp, n: CollectionNames, organization: string, revocation: Revocation): void {
+  const account = accountOf(tx, n, organization);
+  if (!account) return;
+  addRevocation(account, revocation);
+  resignAccount(tx, n, account);
+}
+
+function resignOrganizationAccount(tx: CoreApp, n: CollectionNames, organization: string): void {
+  const account = accountOf(tx, n, organization);
+  if (account) resignAccount(tx, n, account);
+}
+
+/** things.active cascades onto the linked bus user (spec 3.2): suspended with it, reissued with it. */
+function cascadeThingActive(tx: CoreApp, n: CollectionNames, thing: core.Record): void {
+  const active = thing.getBool("active");
+  if (thing.original().getBool("active") === active) return;
+  const user = findRecord(tx, n.bus_users, thing.getString("bus_user"));
+  if (!user || user.getBool("active") === active) return;
+  user.set("active", active);
+  tx.save(user);
+}

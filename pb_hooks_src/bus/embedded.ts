@@ -1,0 +1,147 @@
+// `serve --bus`: nats-server as a managed child of serve (goja glue). It is started in onBootstrap, which
+// PocketBase triggers before the serve command applies migrations and listens, and answers on its client
+// port before bootstrap returns; onTerminate stops it. The supervisor (supervisor.ts) stops it as well
+// when PocketBase dies without terminating.
+import { currentConfig } from "../config/runtime";
+import { rootCommand } from "../lib/events";
+import { commandName } from "./command-line";
+import { clientPortOf, serverUrlPort } from "./server-port";
+import { answersLikeNats, configTestArgs, dialHost, probeArgs, supervisorArgs, supervisorEnv } from "./supervisor";
+
+type Platform = typeof import("../platform");
+
+// PocketBase's goja exposes process.env; the generated declarations omit it.
+declare const process: { env: Record<string, string | undefined> };
+
+/** pflag.Flag fields read here; the generated types give FlagSet as `any`. */
+interface FlagInfo {
+  name: string;
+  shorthand: string;
+  noOptDefVal: string;
+}
+
+interface Supervised {
+  cmd: exec.Cmd;
+  lifeline: io.WriteCloser;
+}
+
+const STORE_KEY = "platform.bus.embedded";
+const START_TIMEOUT_MS = 30_000;
+const PROBE_INTERVAL_MS = 50;
+
+/** From the loader VM: bind the start and stop hooks when this process is `serve` with bus.embedded. */
+export function registerEmbeddedBus(): void {
+  if (!currentConfig().bus.embedded || invokedCommand() !== "serve") return;
+  // Handlers run as source text in pooled VMs: they reach this module through require only.
+  onBootstrap((e) => {
+    e.next();
+    (require(`${__hooks}/lib/platform.js`) as Platform).busServer.start(e.app);
+  });
+  onTerminate((e) => {
+    (require(`${__hooks}/lib/platform.js`) as Platform).busServer.stop(e.app);
+    e.next();
+  });
+}
+
+/** Starts nats-server and returns once its client port answers; exits the process on any failure. */
+export function startEmbedded(app: CoreApp): void {
+  const config = currentConfig();
+  const configPath = $filepath.isAbs(config.bus.embedded_config) ? config.bus.embedded_config : $filepath.join($os.getwd(), config.bus.embedded_config);
+  let text = "";
+  try {
+    text = toString($os.readFile(configPath));
+  } catch (err) {
+    refuse(`bus.embedded_config ${configPath} cannot be read: ${messageOf(err)}`);
+  }
+  let port = 0;
+  try {
+    port = clientPortOf(text);
+    const urlPort = serverUrlPort(config.bus.server_url);
+    if (port !== urlPort) refuse(`bus.embedded_config ${configPath} listens on port ${port} but bus.server_url ${config.bus.server_url} dials port ${urlPort}`);
+  } catch (err) {
+    refuse(`bus.embedded_config ${configPath}: ${messageOf(err)}`);
+  }
+
+  const natsServer = process.env.NATS_SERVER_BIN || $filepath.join(__hooks, "..", "bin", "nats-server");
+  // Relative paths in the config (resolver, jetstream) are the folder's own: nats-server runs there.
+  const folder = $filepath.dir(configPath);
+  try {
+    $os.stat(natsServer);
+  } catch {
+    fail(`no nats-server at ${natsServer}; set NATS_SERVER_BIN to its path`);
+  }
+  const test = $os.cmd("bash", ...configTestArgs(natsServer, configPath));
+  test.dir = folder;
+  test.env = supervisorEnv(process.env);
+  const complaint = toString(test.output()).trim().split("\n").pop() ?? "";
+  if (complaint !== "") fail(`nats-server refused ${configPath}: ${complaint}`);
+
+  const host = dialHost(config.bus.server_url);
+  if (probe(host, port) !== "") fail(`something already listens on ${host}:${port}; stop it or choose another port`);
+
+  const cmd = $os.cmd("bash", ...supervisorArgs(natsServer, configPath));
+  cmd.dir = folder;
+  cmd.env = supervisorEnv(process.env);
+  const lifeline = cmd.stdinPipe();
+  cmd.start();
+  // The store keeps the pipe's write end referenced: were it collected, its finalizer would close it.
+  const supervised: Supervised = { cmd, lifeline };
+  app.store().set(STORE_KEY, supervised);
+
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (!answersLikeNats(probe(host, port))) {
+    if (Date.now() > deadline) {
+      stopEmbedded(app);
+      fail(`nats-server did not answer on ${host}:${port} within ${START_TIMEOUT_MS / 1000}s (its log is above)`);
+    }
+    sleep(PROBE_INTERVAL_MS);
+  }
+  console.log(`bus: nats-server answers on ${host}:${port} (config ${configPath})`);
+}
+
+/** Closes the supervisor's pipe, which stops nats-server, and waits for both to exit. */
+export function stopEmbedded(app: CoreApp): void {
+  const supervised = app.store().get(STORE_KEY) as Supervised | undefined;
+  if (!supervised) return;
+  app.store().remove(STORE_KEY);
+  supervised.lifeline.close();
+  try {
+    supervised.cmd.wait();
+  } catch {
+    // Stopped by a signal: the supervisor's own exit status carries nothing more.
+  }
+}
+
+/** What probeArgs printed, or "" when nothing listens (refused or timed out). */
+function probe(host: string, port: number): string {
+  try {
+    return toString($os.cmd("timeout", ...probeArgs(host, port)).output());
+  } catch {
+    return "";
+  }
+}
+
+function invokedCommand(): string {
+  const valued = new Set<string>();
+  (rootCommand().persistentFlags() as { visitAll(fn: (flag: FlagInfo) => void): void }).visitAll((flag) => {
+    if (flag.noOptDefVal !== "") return;
+    valued.add(flag.name);
+    if (flag.shorthand) valued.add(flag.shorthand);
+  });
+  return commandName($os.args.slice(1), (name) => valued.has(name));
+}
+
+/** A refused configuration: one line and status 2, like every configuration refusal. */
+function refuse(message: string): never {
+  console.error(`configuration refused: ${message}`);
+  return $os.exit(2) as never;
+}
+
+function fail(message: string): never {
+  console.error(`serve --bus: ${message}`);
+  return $os.exit(1) as never;
+}
+
+function messageOf(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).split("\n")[0];
+}

@@ -1,0 +1,142 @@
+// The hub's nats-server configuration (pure): operator mode with a full account resolver, persistence,
+// browser (websocket) and edge (leafnode) listeners, and monitoring. docs/bus-server.md explains each
+// block. Every value is either validated to a narrow shape or written as an escaped string, so no input
+// can end a string, open a block or add a key.
+
+export interface ServerConfigInput {
+  serverName: string;
+  /** Client, websocket and leafnode listeners bind here. */
+  host: string;
+  port: number;
+  websocketPort: number;
+  leafnodePort: number;
+  /** Monitoring has no authentication, so it binds separately (loopback by default). */
+  monitorHost: string;
+  monitorPort: number;
+  operatorJwt: string;
+  systemAccountPub: string;
+  systemAccountJwt: string;
+  /** Relative paths resolve against nats-server's working directory. */
+  resolverDir: string;
+  jetstreamDir: string;
+  /** bus.persist_domain: the JetStream domain edge leaves address the hub by. */
+  domain: string;
+}
+
+export class ServerConfigError extends Error {}
+
+// nats-server refuses `.`, `*`, `>` and whitespace in a domain (a subject token); the platform keeps it
+// to the characters an edge site's configuration can carry unquoted as well.
+const DOMAIN = /^[A-Za-z0-9_-]{1,64}$/;
+// nats-server refuses spaces in server_name; dots are useful in host-like names.
+const SERVER_NAME = /^[A-Za-z0-9._-]{1,128}$/;
+// Host names and IPv4/IPv6 literals (unbracketed).
+const HOST = /^[A-Za-z0-9.:-]{1,253}$/;
+const ACCOUNT_PUB = /^A[A-Z2-7]{55}$/;
+// nats-server takes `operator: <value>` as a file name unless it starts with "eyJ" (a JSON header).
+const JWT = /^eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+export function natsServerConfig(input: ServerConfigInput): string {
+  validate(input);
+  const s = quote;
+  return [
+    "# nats-server configuration of the platform's bus hub, written by `pocketbase bus export`.",
+    "# Re-run the export to change it; docs/bus-server.md explains every block.",
+    `server_name: ${s(input.serverName)}`,
+    `host: ${s(input.host)}`,
+    `port: ${input.port}`,
+    `http: ${s(listenAddress(input.monitorHost, input.monitorPort))}`,
+    "",
+    "# Operator mode: only accounts signed by this operator exist. The system account carries the",
+    "# control plane's client and the $SYS.REQ.CLAIMS.* requests that push and withdraw accounts.",
+    `operator: ${s(input.operatorJwt)}`,
+    `system_account: ${s(input.systemAccountPub)}`,
+    "",
+    "# Account JWTs live in dir: a withdrawn (deleted) account stays out across restarts.",
+    "resolver {",
+    `  type: full`,
+    `  dir: ${s(input.resolverDir)}`,
+    `  allow_delete: true`,
+    `  interval: "2m"`,
+    "}",
+    "",
+    "# The system account must exist before any account can be pushed.",
+    "resolver_preload {",
+    `  ${s(input.systemAccountPub)}: ${s(input.systemAccountJwt)}`,
+    "}",
+    "",
+    "jetstream {",
+    `  store_dir: ${s(input.jetstreamDir)}`,
+    `  domain: ${s(input.domain)}`,
+    "}",
+    "",
+    "# Browsers. TLS is terminated in front of the server (an HTTPS page cannot open ws://).",
+    "websocket {",
+    `  host: ${s(input.host)}`,
+    `  port: ${input.websocketPort}`,
+    `  no_tls: true`,
+    "}",
+    "",
+    "# Edge sites' leaf servers.",
+    "leafnodes {",
+    `  host: ${s(input.host)}`,
+    `  port: ${input.leafnodePort}`,
+    "}",
+    "",
+  ].join("\n");
+}
+
+/**
+ * A double-quoted nats-server config string. Inside double quotes the lexer expands no `$variable` and
+ * knows exactly these escapes: \\ \" \n \r \t \xXX.
+ */
+export function quote(value: string): string {
+  const escaped = value.replace(/[\\"\x00-\x1f\x7f]/g, (c) => {
+    switch (c) {
+      case "\\":
+        return "\\\\";
+      case '"':
+        return '\\"';
+      case "\n":
+        return "\\n";
+      case "\r":
+        return "\\r";
+      case "\t":
+        return "\\t";
+      default:
+        return `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`;
+    }
+  });
+  return `"${escaped}"`;
+}
+
+function listenAddress(host: string, port: number): string {
+  return host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+function validate(input: ServerConfigInput): void {
+  const check = (ok: boolean, message: string) => {
+    if (!ok) throw new ServerConfigError(message);
+  };
+  check(DOMAIN.test(input.domain), `domain ${JSON.stringify(input.domain)} must be 1-64 letters, digits, - or _ (bus.persist_domain)`);
+  check(SERVER_NAME.test(input.serverName), `server name ${JSON.stringify(input.serverName)} must be 1-128 letters, digits, ., - or _`);
+  check(HOST.test(input.host), `host ${JSON.stringify(input.host)} must be a host name or an IP address`);
+  check(HOST.test(input.monitorHost), `monitor host ${JSON.stringify(input.monitorHost)} must be a host name or an IP address`);
+  const ports: [string, number][] = [
+    ["port", input.port],
+    ["websocket port", input.websocketPort],
+    ["leafnode port", input.leafnodePort],
+    ["monitor port", input.monitorPort],
+  ];
+  for (const [name, port] of ports) check(Number.isInteger(port) && port >= 1 && port <= 65535, `${name} ${port} must be between 1 and 65535`);
+  const seen = new Map<number, string>();
+  for (const [name, port] of ports) {
+    const other = seen.get(port);
+    check(other === undefined, `${name} ${port} is also the ${other}`);
+    seen.set(port, name);
+  }
+  check(JWT.test(input.operatorJwt), "the operator JWT is not a JWT");
+  check(JWT.test(input.systemAccountJwt), "the system account JWT is not a JWT");
+  check(ACCOUNT_PUB.test(input.systemAccountPub), "the system account public key is not an account public key");
+  check(input.resolverDir !== "" && input.jetstreamDir !== "", "the resolver and jetstream directories must be named");
+}

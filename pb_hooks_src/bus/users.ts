@@ -1,0 +1,94 @@
+// Bus users: credentials minted from the recorded state. A user's JWT carries its role's permissions
+// (copied at creation unless given) and is signed by its account's signing key. Suspension puts the key
+// on the account's revocation list with a cutoff second; anything issued later must be issued strictly
+// after that second, since nats-server compares whole seconds and refuses a JWT issued at the cutoff.
+import { findRecord } from "../lib/collections";
+import { badRequest } from "../lib/errors";
+import type { CollectionNames } from "../schema/names";
+import { accountOf, jsonOf, userSigningSeed } from "./accounts";
+import { credsFile, permissionsFrom, userClaims } from "./claims";
+import { sealSecret, unsealSecret } from "./secrets";
+import { newNkeys, signJwt } from "./signer";
+
+/** A revocation this write adds to the account: the key and its cutoff second. */
+export interface Revocation {
+  publicKey: string;
+  cutoff: number;
+}
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** A new bus user: a fresh key, the role's permissions unless given, a minted credential. */
+export function prepareNewUser(tx: CoreApp, n: CollectionNames, user: core.Record): void {
+  const role = findRecord(tx, n.bus_roles, user.getString("role"));
+  for (const field of ["publish_permissions", "subscribe_permissions"]) {
+    if (role && jsonOf<unknown>(user, field) === null) user.set(field, jsonOf<unknown>(role, field));
+  }
+  user.set("regenerate", false);
+  user.set("revoke", false);
+  replaceKey(user);
+  mint(tx, n, user);
+}
+
+/**
+ * An update of a bus user, before it is written: triggers and state changes become a new credential,
+ * or a revocation the caller applies to the account after the write.
+ */
+export function prepareUserUpdate(tx: CoreApp, n: CollectionNames, user: core.Record): Revocation | undefined {
+  const original = user.original();
+  const wasActive = original.getBool("active");
+  const active = user.getBool("active");
+  const regenerate = user.getBool("regenerate");
+  const revoke = user.getBool("revoke");
+  user.set("regenerate", false);
+  user.set("revoke", false);
+
+  if (wasActive && !active) return { publicKey: user.getString("public_key"), cutoff: nowSeconds() };
+  if (!active) {
+    if (regenerate || revoke) throw badRequest("a suspended bus user is reactivated, not regenerated");
+    return undefined;
+  }
+  if (revoke) {
+    // Leaked credentials: the old key is cut off for good and a new key replaces it.
+    const revocation = { publicKey: user.getString("public_key"), cutoff: nowSeconds() };
+    replaceKey(user);
+    mint(tx, n, user);
+    return revocation;
+  }
+  const permissionsChanged = ["publish_permissions", "subscribe_permissions"].some(
+    (f) => toString(original.get(f)) !== toString(user.get(f)),
+  );
+  if (regenerate || !wasActive || permissionsChanged) mint(tx, n, user);
+  return undefined;
+}
+
+/** Applies a revocation to the account's recorded list (the caller re-signs and publishes the account). */
+export function addRevocation(account: core.Record, revocation: Revocation): void {
+  const list = jsonOf<Record<string, number>>(account, "revocations") ?? {};
+  list[revocation.publicKey] = Math.max(list[revocation.publicKey] ?? 0, revocation.cutoff);
+  account.set("revocations", list);
+}
+
+function replaceKey(user: core.Record): void {
+  const [key] = newNkeys(["user"]);
+  user.set("public_key", key.public);
+  user.set("seed", sealSecret(key.seed));
+}
+
+/** Signs a credential for the user's current key, issued strictly after any cutoff of that key. */
+function mint(tx: CoreApp, n: CollectionNames, user: core.Record): void {
+  const account = accountOf(tx, n, user.getString("organization"));
+  if (!account) throw badRequest("the organization has no bus account");
+  const publicKey = user.getString("public_key");
+  const cutoff = (jsonOf<Record<string, number>>(account, "revocations") ?? {})[publicKey] ?? 0;
+  const jwt = signJwt(userSigningSeed(account), userClaims({
+    userPub: publicKey,
+    name: user.getString("name"),
+    accountPub: account.getString("public_key"),
+    publish: permissionsFrom(jsonOf<unknown>(user, "publish_permissions")),
+    subscribe: permissionsFrom(jsonOf<unknown>(user, "subscribe_permissions")),
+    iat: Math.max(nowSeconds(), cutoff + 1),
+  }));
+  user.set("jwt", jwt);
+  user.set("creds_file", credsFile(jwt, unsealSecret(user.getString("seed"), "the bus user's seed")));
+}

@@ -1,0 +1,239 @@
+/// <reference path="../../build/types/types.d.ts" />
+// The goja client of the platform sidecar (sidecar/, docs/sidecar.md): a Node process on 127.0.0.1 that
+// does what goja cannot (curve crypto, a NATS connection), reached synchronously with $http.send.
+//
+// One sidecar per PocketBase process, recorded in $app.store(), which every VM of the process shares (Go
+// objects stored there, like the process and its stdin pipe, stay usable from any VM). Starting happens
+// inside store.setFunc, which holds the store's lock, so two VMs never start two sidecars; it blocks other
+// store users for the ~0.2 s a start takes, and only then.
+import type { HealthResponse, StartupLine } from "../../sidecar/protocol";
+import {
+  SidecarUnavailableError,
+  isConnectionRefused,
+  isExecutableMissing,
+  lastLines,
+  parseState,
+  readAnswer,
+} from "./sidecar-messages";
+
+export { SidecarError, SidecarUnavailableError } from "./sidecar-messages";
+
+const STORE_KEY = "platform.sidecar";
+const START_TIMEOUT_MS = 5_000;
+const POLL_MS = 10;
+const HEALTH_TIMEOUT_SECONDS = 2;
+const NAME_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
+// goja converts a JS number to Go's os.FileMode (a uint32); the generated types model its methods only.
+const PRIVATE_DIR = 0o700 as unknown as os.FileMode;
+
+/** The write end of the sidecar's stdin; the generated io.WriteCloser type is untyped. */
+interface PipeWriter {
+  write(data: string): number;
+  close(): void;
+}
+
+interface Sidecar {
+  url: string;
+  token: string;
+  pid: number;
+  stateFile: string;
+  cmd: exec.Cmd;
+  /**
+   * Held for the sidecar's whole life: the sidecar exits when this pipe closes, which the kernel does
+   * however PocketBase ends (kill -9 included). Go would also close it if it were garbage-collected.
+   */
+  stdin: PipeWriter;
+}
+
+/** $app.store() holds values of any type; this key holds a Sidecar, or null after a failed start. */
+const sidecars = () => $app.store() as store.Store<string, Sidecar | null>;
+
+/**
+ * Calls a sidecar endpoint: POST with `body` as JSON, or GET when `body` is undefined. Starts the sidecar
+ * if needed and restarts it once if it refuses the connection. Throws SidecarUnavailableError when it
+ * cannot be reached, SidecarError when it answers with an error; neither message contains the body.
+ */
+export function sidecarCall<T>(path: string, body: unknown, timeoutSeconds = 5): T {
+  const text = body === undefined ? undefined : JSON.stringify(body);
+  let sidecar = running();
+  let response = send(sidecar, path, text, timeoutSeconds);
+  if (response === REFUSED) {
+    sidecar = restart(sidecar);
+    response = send(sidecar, path, text, timeoutSeconds);
+    if (response === REFUSED) throw new SidecarUnavailableError("it refused the connection right after a restart");
+  }
+  return readAnswer<T>(path, response.statusCode, toString(response.body));
+}
+
+/** Starts the sidecar unless this process already has one. */
+export function ensureSidecar(): void {
+  running();
+}
+
+/**
+ * For onBootstrap: under `serve`, start the sidecar before the first request needs it. A failure is
+ * logged and serving goes on; every sidecar call retries the start and fails with the same plain message.
+ * Other commands start it on first use only.
+ */
+export function startSidecarWithServe(): void {
+  if (!$os.args.includes("serve")) return;
+  try {
+    ensureSidecar();
+  } catch (err) {
+    console.error(errorText(err));
+  }
+}
+
+/** Stops this process's sidecar, if any. */
+export function stopSidecar(): void {
+  sidecars().setFunc(STORE_KEY, (current) => {
+    if (current) stop(current);
+    return null;
+  });
+}
+
+function running(): Sidecar {
+  return sidecars().get(STORE_KEY) ?? replace(null);
+}
+
+/** Replaces `stale` (a sidecar that refused a connection) unless another VM has done so already. */
+function restart(stale: Sidecar): Sidecar {
+  return replace(stale.token);
+}
+
+/**
+ * Under the store's lock: keeps the current sidecar unless it is the one with token `staleToken` (or there
+ * is none), otherwise stops it and launches a new one. A failed launch leaves null, so the next call tries again.
+ */
+function replace(staleToken: string | null): Sidecar {
+  let failure: unknown;
+  sidecars().setFunc(STORE_KEY, (current) => {
+    if (current && current.token !== staleToken) return current;
+    if (current) stop(current);
+    try {
+      return launch();
+    } catch (err) {
+      failure = err;
+      return null;
+    }
+  });
+  const sidecar = sidecars().get(STORE_KEY);
+  if (!sidecar) throw failure instanceof Error ? failure : new SidecarUnavailableError(errorText(failure));
+  return sidecar;
+}
+
+/** Starts `node sidecar.mjs`, hands it the token on stdin and waits (bounded) until it answers. */
+function launch(): Sidecar {
+  const dir = $filepath.join($app.dataDir(), ".sidecar");
+  $os.mkdirAll(dir, PRIVATE_DIR);
+  const name = $security.randomStringWithAlphabet(16, NAME_ALPHABET);
+  const stateFile = $filepath.join(dir, `${name}.json`);
+  const logFile = $filepath.join(dir, `${name}.log`);
+  const token = $security.randomString(48);
+
+  const cmd = $os.cmd("node", `${__hooks}/sidecar/sidecar.mjs`);
+  // Its stderr goes to a file for the one case it matters: a start that fails (a wrong Node, a broken bundle).
+  const root = $os.openRoot(dir);
+  const log = root.create(`${name}.log`);
+  root.close();
+  cmd.stderr = log;
+  const stdin = cmd.stdinPipe() as PipeWriter;
+  try {
+    cmd.start();
+  } catch (err) {
+    log.close();
+    removeQuietly(logFile);
+    const message = errorText(err);
+    throw new SidecarUnavailableError(
+      isExecutableMissing(message) ? "Node.js 20 or later is required and `node` is not on PATH" : `it could not be started: ${message}`,
+    );
+  }
+  log.close(); // the child has its own descriptor
+
+  const partial = { token, stateFile, cmd, stdin };
+  try {
+    const line: StartupLine = { token, stateFile };
+    stdin.write(`${JSON.stringify(line)}\n`);
+    const state = awaitState(stateFile);
+    const sidecar: Sidecar = { ...partial, url: `http://127.0.0.1:${state.port}`, pid: state.pid };
+    checkHealth(sidecar);
+    return sidecar;
+  } catch (err) {
+    stop(partial);
+    const output = lastLines(readText(logFile) ?? "");
+    throw new SidecarUnavailableError(`${errorText(err)}${output ? ` (its output: ${output})` : ""}`);
+  } finally {
+    removeQuietly(logFile);
+  }
+}
+
+function awaitState(stateFile: string): { port: number; pid: number } {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  for (;;) {
+    const state = parseState(readText(stateFile));
+    if (state && "error" in state) throw new Error(`it could not start: ${state.error}`);
+    if (state) return state;
+    if (Date.now() > deadline) throw new Error(`it did not start within ${START_TIMEOUT_MS / 1000} s`);
+    sleep(POLL_MS);
+  }
+}
+
+function checkHealth(sidecar: Sidecar): void {
+  const response = send(sidecar, "/v1/health", undefined, HEALTH_TIMEOUT_SECONDS);
+  if (response === REFUSED) throw new Error("it refused the first connection");
+  const health = readAnswer<HealthResponse>("/v1/health", response.statusCode, toString(response.body));
+  if (health.pid !== sidecar.pid) throw new Error("another process answers on its port");
+}
+
+/** Closing stdin asks the sidecar to exit, the kill makes sure, and wait reaps the process. */
+function stop(sidecar: Pick<Sidecar, "cmd" | "stdin" | "stateFile">): void {
+  quietly(() => sidecar.stdin.close());
+  quietly(() => sidecar.cmd.process?.kill());
+  quietly(() => sidecar.cmd.wait());
+  removeQuietly(sidecar.stateFile);
+}
+
+const REFUSED = "refused";
+
+type Response = ReturnType<typeof $http.send>;
+
+function send(sidecar: Pick<Sidecar, "url" | "token">, path: string, body: string | undefined, timeoutSeconds: number): Response | typeof REFUSED {
+  try {
+    return $http.send({
+      url: `${sidecar.url}${path}`,
+      method: body === undefined ? "GET" : "POST",
+      body: body ?? "",
+      headers: { authorization: `Bearer ${sidecar.token}`, "content-type": "application/json" },
+      // Whole seconds; 0 would mean PocketBase's default of 120.
+      timeout: Math.max(1, Math.ceil(timeoutSeconds)),
+    });
+  } catch (err) {
+    // Go's client error names the method, URL and cause, never the body or headers.
+    const message = errorText(err);
+    if (isConnectionRefused(message)) return REFUSED;
+    throw new SidecarUnavailableError(message);
+  }
+}
+
+function readText(path: string): string | undefined {
+  try {
+    return toString($os.readFile(path));
+  } catch {
+    return undefined; // not written yet
+  }
+}
+
+function removeQuietly(path: string): void {
+  quietly(() => $os.remove(path));
+}
+
+/** For cleanup steps whose failure changes nothing (already closed, already exited, already removed). */
+function quietly(step: () => unknown): void {
+  try {
+    step();
+  } catch {
+    // see above
+  }
+}
+
+const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));

@@ -1,0 +1,46 @@
+// The platform sidecar: curve crypto and NATS connections for PocketBase's goja hooks, on 127.0.0.1.
+// Contract (docs/sidecar.md): read {"token","stateFile"} as one line on stdin, listen on a free loopback
+// port, write {"port","pid"} to stateFile, serve until stdin closes or the parent changes.
+import type { AddressInfo } from "node:net";
+import { MAX_BODY_BYTES } from "./body";
+import { watchParent } from "./lifecycle";
+import { NatsPool } from "./nats";
+import { v1Routes } from "./routes";
+import { createSidecarServer } from "./server";
+import { parseStartupLine, readFirstLine, removeStateFile, writeStateFile } from "./startup";
+
+const STARTUP_LINE_TIMEOUT_MS = 10_000;
+// Closing NATS connections and the server is quick; never let a stuck close keep us alive.
+const EXIT_GRACE_MS = 1_000;
+
+async function main(): Promise<void> {
+  const { token, stateFile } = parseStartupLine(await readFirstLine(process.stdin, STARTUP_LINE_TIMEOUT_MS));
+  const nats = new NatsPool();
+  const server = createSidecarServer({ token, routes: v1Routes({ nats, nowSeconds: () => Math.floor(Date.now() / 1000) }), maxBodyBytes: MAX_BODY_BYTES });
+
+  watchParent({
+    stdin: process.stdin,
+    parentPid: () => process.ppid,
+    onGone: () => {
+      setTimeout(() => process.exit(0), EXIT_GRACE_MS).unref();
+      removeStateFile(stateFile);
+      server.close();
+      server.closeAllConnections();
+      void nats.closeAll().finally(() => process.exit(0));
+    },
+  });
+
+  server.on("error", (err) => {
+    writeStateFile(stateFile, { error: `cannot listen on 127.0.0.1: ${err.message}` });
+    process.exit(1);
+  });
+  server.listen(0, "127.0.0.1", () => {
+    writeStateFile(stateFile, { port: (server.address() as AddressInfo).port, pid: process.pid });
+  });
+}
+
+main().catch((err: unknown) => {
+  // Our own messages only (the startup line is never quoted); the parent sees the missing state file.
+  console.error(`platform sidecar: ${err instanceof Error ? err.message : "failed to start"}`);
+  process.exit(2);
+});

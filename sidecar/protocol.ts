@@ -1,0 +1,97 @@
+// The sidecar's wire contract (v1), shared by the Node program (sidecar/) and the goja client
+// (pb_hooks_src/lib/sidecar.ts). Types only: nothing here runs, so both sides may import it.
+
+/** The one line of JSON the parent writes to the sidecar's stdin. */
+export interface StartupLine {
+  token: string;
+  stateFile: string;
+}
+
+/** What the sidecar writes to the state file once listening, or instead when it cannot start. */
+export type StateFile = { port: number; pid: number } | { error: string };
+
+/** Every 4xx/5xx answer. The message never contains a secret of the request. */
+export interface ErrorBody {
+  error: string;
+}
+
+export type NkeyType = "operator" | "account" | "user" | "cluster" | "server";
+
+export interface NkeysRequest {
+  types: NkeyType[];
+}
+/** One per requested type, in order. */
+export type NkeysResponse = { seed: string; public: string }[];
+
+/** NATS JWT v2 claims; the sidecar sets iss, jti and (unless given) iat. */
+export interface JwtClaims {
+  sub: string;
+  iat?: number;
+  [claim: string]: unknown;
+}
+export interface JwtRequest {
+  /** The issuer's nkey seed (S...). */
+  seed: string;
+  claims: JwtClaims;
+}
+export interface JwtResponse {
+  jwt: string;
+}
+
+export interface PublicRequest {
+  seed: string;
+}
+export interface PublicResponse {
+  public: string;
+}
+
+export interface NatsRequest {
+  servers: string[];
+  /** A NATS creds file (user JWT and seed); omitted for a server without auth. */
+  creds?: string;
+  subject: string;
+  payload: string;
+  /** Bounds connecting and waiting for the reply; default 2000. */
+  timeoutMs?: number;
+}
+export interface NatsResponse {
+  reply: string;
+}
+
+export interface NatsPingRequest {
+  servers: string[];
+  creds?: string;
+  timeoutMs?: number;
+}
+export interface NatsPingResponse {
+  ok: true;
+  /** Round trip of the flush, milliseconds. */
+  rttMs: number;
+}
+
+export interface X25519Request {
+  count: number;
+}
+/** Raw 32-byte keys, base64. */
+export type X25519Response = { private: string; public: string }[];
+
+export interface Ed25519SignRequest {
+  /** Raw 32-byte ed25519 seed, base64. */
+  seed: string;
+  /** base64 */
+  message: string;
+}
+export interface Ed25519SignResponse {
+  signature: string;
+}
+
+/** Raw 32-byte seed and public key, base64. */
+export interface Ed25519KeypairResponse {
+  seed: string;
+  public: string;
+}
+
+export interface HealthResponse {
+  ok: true;
+  pid: number;
+}

@@ -1,0 +1,108 @@
+// The v1 endpoints: each reads its fields, does one thing, and returns the JSON answer. Types of the
+// answers are the wire contract in protocol.ts.
+import { ed25519Public, ed25519Sign, newSeed, x25519Public } from "./ed25519";
+import { HttpError } from "./errors";
+import { encodeJwt } from "./jwt";
+import type { NatsPool } from "./nats";
+import { NKEY_ROLES, decodeSeed, encodePublic, encodeSeed, type NkeyRole } from "./nkeys";
+import type {
+  Ed25519KeypairResponse,
+  Ed25519SignResponse,
+  HealthResponse,
+  JwtResponse,
+  NatsPingResponse,
+  NatsResponse,
+  NkeysResponse,
+  PublicResponse,
+  X25519Response,
+} from "./protocol";
+import {
+  base64Field,
+  integerField,
+  objectField,
+  optionalStringField,
+  stringArrayField,
+  stringField,
+  textField,
+  type Body,
+} from "./validate";
+
+export type Method = "GET" | "POST";
+export type Handler = (body: Body) => unknown;
+export type Route = { method: Method; handle: Handler };
+export type Routes = ReadonlyMap<string, Route>;
+
+export interface RouteDeps {
+  nats: NatsPool;
+  /** Unix seconds; a parameter so tests can pin iat. */
+  nowSeconds: () => number;
+}
+
+// Bounds that keep one request small: no caller needs more per call.
+const MAX_KEYS_PER_CALL = 100;
+const MAX_SERVERS = 16;
+const DEFAULT_BUS_TIMEOUT_MS = 2_000;
+const MAX_BUS_TIMEOUT_MS = 30_000;
+
+const base64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString("base64");
+
+function nkeys(body: Body): NkeysResponse {
+  const types = stringArrayField(body, "types", MAX_KEYS_PER_CALL);
+  const unknown = types.find((t) => !(NKEY_ROLES as readonly string[]).includes(t));
+  if (unknown !== undefined) throw new HttpError(400, `types: unknown nkey type "${unknown}" (one of ${NKEY_ROLES.join(", ")})`);
+  return (types as NkeyRole[]).map((role) => {
+    const seed = newSeed();
+    return { seed: encodeSeed(role, seed), public: encodePublic(role, ed25519Public(seed)) };
+  });
+}
+
+function busTarget(body: Body) {
+  return { servers: stringArrayField(body, "servers", MAX_SERVERS), creds: optionalStringField(body, "creds") };
+}
+
+const busTimeout = (body: Body): number => integerField(body, "timeoutMs", 1, MAX_BUS_TIMEOUT_MS, DEFAULT_BUS_TIMEOUT_MS);
+
+export function v1Routes(deps: RouteDeps): Routes {
+  const post = (handle: Handler): Route => ({ method: "POST", handle });
+  return new Map<string, Route>([
+    ["/v1/health", { method: "GET", handle: (): HealthResponse => ({ ok: true, pid: process.pid }) }],
+    ["/v1/nkeys", post(nkeys)],
+    ["/v1/jwt", post((body): JwtResponse => ({ jwt: encodeJwt(stringField(body, "seed"), objectField(body, "claims"), deps.nowSeconds()) }))],
+    [
+      "/v1/public",
+      post((body): PublicResponse => {
+        const { role, seed } = decodeSeed(stringField(body, "seed"));
+        return { public: encodePublic(role, ed25519Public(seed)) };
+      }),
+    ],
+    [
+      "/v1/nats/request",
+      post(async (body): Promise<NatsResponse> => {
+        const target = busTarget(body);
+        const reply = await deps.nats.request(target, stringField(body, "subject"), textField(body, "payload"), busTimeout(body));
+        return { reply };
+      }),
+    ],
+    ["/v1/nats/ping", post(async (body): Promise<NatsPingResponse> => ({ ok: true, rttMs: await deps.nats.ping(busTarget(body), busTimeout(body)) }))],
+    [
+      "/v1/x25519",
+      post((body): X25519Response =>
+        Array.from({ length: integerField(body, "count", 1, MAX_KEYS_PER_CALL, 1) }, () => {
+          const privateKey = newSeed();
+          return { private: base64(privateKey), public: base64(x25519Public(privateKey)) };
+        }),
+      ),
+    ],
+    [
+      "/v1/ed25519/sign",
+      post((body): Ed25519SignResponse => ({ signature: base64(ed25519Sign(base64Field(body, "seed", 32), base64Field(body, "message"))) })),
+    ],
+    [
+      "/v1/ed25519/keypair",
+      post((): Ed25519KeypairResponse => {
+        const seed = newSeed();
+        return { seed: base64(seed), public: base64(ed25519Public(seed)) };
+      }),
+    ],
+  ]);
+}

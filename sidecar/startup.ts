@@ -1,0 +1,60 @@
+// The startup handshake: one line of JSON on stdin from the parent, the port back through a state file.
+// The token travels on the pipe because argv and the environment are readable by other local users.
+import { renameSync, unlinkSync, writeFileSync } from "node:fs";
+import type { Readable } from "node:stream";
+import type { StartupLine, StateFile } from "./protocol";
+
+const MAX_LINE_BYTES = 4096;
+
+/** Parses the startup line; the error never quotes it (it holds the token). */
+export function parseStartupLine(line: string): StartupLine {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    throw new Error("the startup line is not valid JSON");
+  }
+  const { token, stateFile } = (value ?? {}) as Partial<Record<keyof StartupLine, unknown>>;
+  if (typeof token !== "string" || token.length < 16) throw new Error("the startup line needs a token of at least 16 characters");
+  if (typeof stateFile !== "string" || stateFile === "") throw new Error("the startup line needs a stateFile path");
+  return { token, stateFile };
+}
+
+/**
+ * Resolves with the first line of `input`, leaving the stream flowing so that its end can still be seen.
+ * Rejects when the stream ends first, the line grows past 4 KiB, or nothing arrives within `timeoutMs`.
+ */
+export function readFirstLine(input: Readable, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = "";
+    const finish = (error?: Error) => {
+      clearTimeout(timer);
+      input.off("data", onData).off("end", onEnd);
+      if (error) reject(error);
+      else resolve(text.slice(0, text.indexOf("\n")));
+    };
+    const onData = (chunk: Buffer | string) => {
+      text += chunk.toString();
+      if (text.includes("\n")) finish();
+      else if (text.length > MAX_LINE_BYTES) finish(new Error("the startup line is too long"));
+    };
+    const onEnd = () => finish(new Error("stdin closed before the startup line"));
+    const timer = setTimeout(() => finish(new Error(`no startup line within ${timeoutMs} ms`)), timeoutMs);
+    input.on("data", onData).on("end", onEnd);
+  });
+}
+
+/** Writes the state file so that a reader sees either nothing or all of it: a private temp file, then rename. */
+export function writeStateFile(path: string, state: StateFile): void {
+  const temp = `${path}.${process.pid}.tmp`;
+  writeFileSync(temp, JSON.stringify(state), { mode: 0o600 });
+  renameSync(temp, path);
+}
+
+export function removeStateFile(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // already gone: the parent may have removed it
+  }
+}
