@@ -318,13 +318,64 @@ describe("a bus outage", () => {
     const user = await busUser(org.id);
     await bus.stopNats();
     const operator = await w.client("operator");
-    await operator.collection("organizations").update(org.id, { active: false });
+    const answer = await operator.collection("organizations").update(org.id, { active: false });
+    expect(answer).toMatchObject({ active: false, bus_confirmed: false });
+    expect(answer.bus_status).toMatch(/not confirmed/);
     const pending = await account(org.id);
     expect(pending).toMatchObject({ active: false, bus_confirmed: false });
     expect(pending.bus_status).toMatch(/not confirmed/);
     await bus.startNats();
-    await operator.collection("organizations").update(org.id, { active: false });
+    const retried = await operator.collection("organizations").update(org.id, { active: false });
+    expect(retried.bus_confirmed).toBe(true);
     expect((await account(org.id)).bus_confirmed).toBe(true);
     expect(await refused(user.creds_file)).toBe(true);
+  });
+});
+
+describe("managed organizations", () => {
+  it("export the managed subtree to the provider, who receives it under <subtree>.<code>.>", async () => {
+    const provider = await w.su.collection("organizations").create({ name: "Provider", code: unique("provider"), active: true, is_operator_org: true });
+    const managed = await w.su.collection("organizations").create({ name: "Managed", code: unique("managed"), active: true, managed: true });
+    const exported = await w.su.collection("bus_account_exports").getFirstListItem(`organization = "${managed.id}"`);
+    expect(exported).toMatchObject({ subject: "helpdesk.>", kind: "stream" });
+    const imported = await w.su.collection("bus_account_imports").getFirstListItem(`organization = "${provider.id}"`);
+    expect(imported).toMatchObject({ subject: "helpdesk.>", local_subject: `helpdesk.${managed.code}.>`, account_pub: (await account(managed.id)).public_key });
+    expect((await account(provider.id)).bus_confirmed).toBe(true);
+
+    const desk = await dial((await busUser(provider.id)).creds_file);
+    const tenant = await dial((await busUser(managed.id)).creds_file);
+    expect(await received(desk, "helpdesk.>", async () => {
+      tenant.publish("helpdesk.ticket1", "help");
+      tenant.publish("private.x", "mine");
+      await tenant.flush();
+    })).toEqual([`helpdesk.${managed.code}.ticket1`]);
+  });
+});
+
+describe("bus.encryption_key", () => {
+  it("seals seeds at rest, and a row written with the key is refused plainly without it", async () => {
+    const key = "0123456789abcdef0123456789abcdef";
+    const sealed = await startPlatformWithBus({ env: { PLATFORM_BUS_ENCRYPTION_KEY: key } });
+    try {
+      const su = await sealed.platform.superuser();
+      const org = await su.collection("organizations").create({ name: "Sealed", code: "sealed", active: true });
+      const acct = await su.collection("bus_accounts").getFirstListItem(`organization = "${org.id}"`);
+      const operator = await su.collection("bus_system_operator").getFirstListItem("");
+      for (const value of [acct.seed, ...acct.signing_seeds, operator.operator_seed, operator.signing_seed, operator.sys_account_seed, operator.sys_user_creds]) {
+        expect(value).toMatch(/^sealed:v1:/);
+      }
+      const user = await su.collection("bus_users").create({ organization: org.id, name: "u" });
+      expect(user.seed).toMatch(/^sealed:v1:/);
+      expect(user.creds_file).toContain("-----BEGIN USER NKEY SEED-----");
+
+      await sealed.platform.restart({ PLATFORM_BUS_ENCRYPTION_KEY: "" });
+      const again = await sealed.platform.superuser();
+      const refusal = await again.collection("bus_users").create({ organization: org.id, name: "v" }).catch((e) => e);
+      expect(refusal.status).toBe(400);
+      expect(JSON.stringify(refusal.response)).toContain("written with bus.encryption_key");
+      expect(JSON.stringify(refusal.response)).not.toContain("sealed:v1:");
+    } finally {
+      await sealed.stop();
+    }
   });
 });

@@ -115,10 +115,10 @@ interface Served {
   output: () => string;
 }
 
-async function serve(): Promise<Served> {
+async function serve(env: NodeJS.ProcessEnv = process.env): Promise<Served> {
   const dataDir = join(scratch, `data-${seq++}`);
   const port = await freePort();
-  const child = spawn(BIN.pocketbase, ["serve", "--http", `127.0.0.1:${port}`, ...pbArgs(dataDir)]);
+  const child = spawn(BIN.pocketbase, ["serve", "--http", `127.0.0.1:${port}`, ...pbArgs(dataDir)], { env });
   let output = "";
   child.stdout?.on("data", (d) => (output += d));
   child.stderr?.on("data", (d) => (output += d));
@@ -346,5 +346,17 @@ describe("sidecar lifecycle", () => {
     expect(await waitFor(() => !isRunning(state.pid), 5_000)).toBe(true);
     // It cleaned up after itself on the way out.
     expect(states(served.dataDir)).toEqual([]);
+  });
+
+  it("without Node on PATH, serve still serves and every call says what is missing", async () => {
+    const served = await serve({ ...process.env, PATH: "/nonexistent" });
+    try {
+      const missing = "the platform sidecar is not available: Node.js 20 or later is required and `node` is not on PATH";
+      expect(served.output()).toContain(missing);
+      const answer = await probeCall(served, "/v1/health", undefined);
+      expect(answer.error).toBe(missing);
+    } finally {
+      await stop(served.child);
+    }
   });
 });

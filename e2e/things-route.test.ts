@@ -290,6 +290,13 @@ describe("POST /api/org/things: creation", () => {
     expect((await world.su.collection("bus_users").getOne((await thingRecord(withRole.body.id as string)).bus_user)).role).toBe(world.a.bus_roles.id);
   });
 
+  it("is one transaction: a minted bus user is rolled back when a later part fails", async () => {
+    await writesNothing(async () => {
+      const answer = await as("owner", { name: "half", bus: { mode: "auto" }, overlay: { mode: "link", host_id: world.b.overlay_hosts.id } });
+      expect(answer).toEqual({ status: 400, body: routeError(400, "overlay.host_id does not name a record of the organization") });
+    });
+  });
+
   it("bus.mode auto with another organization's role answers 400 and creates nothing", async () => {
     await writesNothing(async () => {
       expect(await as("owner", { name: "auto", bus: { mode: "auto", role_id: world.b.bus_roles.id } })).toEqual({

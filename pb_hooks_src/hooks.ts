@@ -3,6 +3,7 @@ import { currentConfig } from "./config/runtime";
 import { recordOf } from "./lib/events";
 import { collectionNames } from "./schema/names";
 import { busEffects, publishAfterCommit } from "./bus/effects";
+import { withBusStatus } from "./bus/enrich";
 import type { WriteAction } from "./lib/effects";
 import { journal } from "./observability/journal";
 import { deactivateThing, prepareThing } from "./inventory/things";
@@ -73,4 +74,9 @@ export function execute(e: core.RecordEvent, action: WriteAction): void {
 /** onRecordAfterCreateSuccess / AfterUpdateSuccess: what must follow the commit (bus publication). */
 export function afterCommit(e: core.RecordEvent): void {
   publishAfterCommit(e.app, collectionNames(currentConfig()), recordOf(e));
+}
+
+/** onRecordEnrich: what a response adds to the stored fields. */
+export function enrich(e: core.RecordEnrichEvent): void {
+  withBusStatus(e.app, collectionNames(currentConfig()), recordOf(e));
 }

@@ -115,6 +115,11 @@ onRecordAfterUpdateSuccess((e) => {
   (require(`${__hooks}/lib/platform.js`) as Platform).hooks.afterCommit(e);
 });
 
+onRecordEnrich((e) => {
+  (require(`${__hooks}/lib/platform.js`) as Platform).hooks.enrich(e);
+  e.next();
+});
+
 // Bus: converge every account to its recorded state at serve's start and every minute.
 onBootstrap((e) => {
   e.next();

@@ -3,7 +3,7 @@
 // base32 of SHA-512/256 over the standard claims alone with jti empty; Go's JSON escaping; base64url
 // without padding; an ed25519 signature over "header.payload" by the issuer's nkey.
 import { createHash } from "node:crypto";
-import { ed25519Public, ed25519Sign } from "./ed25519";
+import { ed25519Sign, ed25519SignerPublic } from "./ed25519";
 import { HttpError } from "./errors";
 import { base32Encode, decodeSeed, encodePublic } from "./nkeys";
 
@@ -54,7 +54,7 @@ const present = (value: unknown): boolean => value !== undefined && value !== ""
 export function encodeJwt(seed: string, claims: Claims, nowSeconds: number): string {
   checkClaims(claims);
   const issuer = decodeSeed(seed);
-  const filled: Claims = { ...claims, iss: encodePublic(issuer.role, ed25519Public(issuer.seed)), iat: claims.iat ?? nowSeconds };
+  const filled: Claims = { ...claims, iss: encodePublic(issuer.role, ed25519SignerPublic(issuer.seed)), iat: claims.iat ?? nowSeconds };
   const standardClaims = (jti: string): Claims => {
     const out: Claims = {};
     for (const name of STANDARD) {

@@ -3,7 +3,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { connect, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
+import { connect, credsAuthenticator, wsconnect, type NatsConnection } from "@nats-io/transport-node";
+import { WebSocket as WsWebSocket } from "ws";
 import { startPlatform, type Platform, type PlatformOptions } from "./platform";
 import { freePort } from "./ports";
 import { startNatsServer, type NatsServer } from "./nats";
@@ -66,6 +67,20 @@ export async function startPlatformWithBus(options: PlatformOptions = {}): Promi
 /** A client connection with a creds file, failing fast instead of retrying. */
 export function connectWithCreds(url: string, creds: string): Promise<NatsConnection> {
   return connect({
+    servers: url,
+    authenticator: credsAuthenticator(new TextEncoder().encode(creds)),
+    reconnect: false,
+    timeout: 2_000,
+  });
+}
+
+/**
+ * The same over the websocket listener (`ws://host:port`). Node 20 has no global WebSocket, which the
+ * client's websocket transport expects: the ws package stands in for it when it is missing.
+ */
+export function wsConnectWithCreds(url: string, creds: string): Promise<NatsConnection> {
+  if (typeof globalThis.WebSocket === "undefined") Object.assign(globalThis, { WebSocket: WsWebSocket });
+  return wsconnect({
     servers: url,
     authenticator: credsAuthenticator(new TextEncoder().encode(creds)),
     reconnect: false,

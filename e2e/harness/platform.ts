@@ -26,8 +26,8 @@ export interface Platform {
   /** Runs another command of the binary against the same data directory. */
   command(args: string[]): Promise<RunResult>;
   superuser(): Promise<PocketBase>;
-  /** Stops serve and starts it again on the same port and data directory. */
-  restart(): Promise<void>;
+  /** Stops serve and starts it again on the same port and data directory, optionally with changed environment. */
+  restart(changes?: NodeJS.ProcessEnv): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -73,8 +73,9 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
       await pb.collection("_superusers").authWithPassword(SUPERUSER.email, SUPERUSER.password);
       return pb;
     },
-    restart: async () => {
+    restart: async (changes = {}) => {
       await stop(child);
+      Object.assign(env, changes);
       child = await serve();
     },
     stop: async () => {

@@ -5,6 +5,7 @@ import { findRecord } from "../lib/collections";
 import type { WriteAction, WriteEffects } from "../lib/effects";
 import type { CollectionNames } from "../schema/names";
 import { accountOf, provisionAccount, resignAccount, signedAccountJwt } from "./accounts";
+import { ensureManagedExchange } from "./managed";
 import { publishAccount } from "./publish";
 import { addRevocation, prepareNewUser, prepareUserUpdate, type Revocation } from "./users";
 
@@ -51,6 +52,7 @@ function mirrorOrganization(tx: CoreApp, n: CollectionNames, config: PlatformCon
   const account = accountOf(tx, n, organization.id);
   if (!account) {
     provisionAccount(tx, n, config, organization);
+    ensureManagedExchange(tx, n, config.bus.managed_export_subject, organization);
     return;
   }
   const active = organization.getBool("active");
@@ -60,6 +62,8 @@ function mirrorOrganization(tx: CoreApp, n: CollectionNames, config: PlatformCon
     account.set("bus_status", active ? "restoring; not yet confirmed by the bus" : "withdrawing; not yet confirmed by the bus");
   }
   tx.save(account);
+  // After the save above: the exchange re-signs the account itself.
+  ensureManagedExchange(tx, n, config.bus.managed_export_subject, organization);
 }
 
 function revokeInAccount(tx: CoreApp, n: CollectionNames, organization: string, revocation: Revocation): void {
