@@ -64,6 +64,19 @@ describe("provisioning", () => {
     expect(a.limits).toEqual({ max_connections: 100, max_subscriptions: 5000, max_payload: 1048576, max_persist_disk_storage: 5368709120, max_persist_memory_storage: 67108864 });
     const roles = await w.su.collection("bus_roles").getFullList({ filter: `organization = "${w.a.organization.id}" && is_default = true` });
     expect(roles).toHaveLength(1);
+    const operator = await w.su.collection("bus_system_operator").getFirstListItem("");
+    const claims = JSON.parse(Buffer.from(operator.operator_jwt.split(".")[1], "base64url").toString());
+    expect(claims).toMatchObject({ name: "iot-control-plane.operator", nats: { type: "operator", system_account: operator.sys_account_pub } });
+  });
+
+  it("fails the organization's save when its bus records cannot be made; saving again retries", async () => {
+    const code = unique("lonely");
+    // A managed organization needs the provider's account, which this world has no operator org for yet.
+    const refusal = await w.su.collection("organizations").create({ name: "Lonely", code, active: true, managed: true }).catch((e) => e);
+    expect(refusal.status).toBe(400);
+    expect(await w.su.collection("organizations").getFullList({ filter: `code = "${code}"` })).toEqual([]);
+    const plain = await w.su.collection("organizations").create({ name: "Lonely", code, active: true });
+    expect((await account(plain.id)).bus_confirmed).toBe(true);
   });
 });
 
@@ -332,6 +345,21 @@ describe("a bus outage", () => {
   });
 });
 
+describe("restart convergence", () => {
+  it("publishes every account's recorded state when serve starts", async () => {
+    const org = await w.su.collection("organizations").create({ name: "Converge", code: unique("conv"), active: true });
+    const user = await busUser(org.id);
+    await bus.stopNats();
+    await w.su.collection("organizations").update(org.id, { active: false });
+    expect((await account(org.id)).bus_confirmed).toBe(false);
+    await bus.startNats();
+    // Nothing saved again: the restart alone converges.
+    await bus.platform.restart();
+    expect((await account(org.id)).bus_confirmed).toBe(true);
+    expect(await refused(user.creds_file)).toBe(true);
+  });
+});
+
 describe("managed organizations", () => {
   it("export the managed subtree to the provider, who receives it under <subtree>.<code>.>", async () => {
     const provider = await w.su.collection("organizations").create({ name: "Provider", code: unique("provider"), active: true, is_operator_org: true });
@@ -355,7 +383,7 @@ describe("managed organizations", () => {
 describe("bus.encryption_key", () => {
   it("seals seeds at rest, and a row written with the key is refused plainly without it", async () => {
     const key = "0123456789abcdef0123456789abcdef";
-    const sealed = await startPlatformWithBus({ env: { PLATFORM_BUS_ENCRYPTION_KEY: key } });
+    const sealed = await startPlatformWithBus({ env: { PLATFORM_BUS_ENCRYPTION_KEY: key, PLATFORM_BUS_DEFAULT_LIMITS_MAX_CONNECTIONS: "2" } });
     try {
       const su = await sealed.platform.superuser();
       const org = await su.collection("organizations").create({ name: "Sealed", code: "sealed", active: true });
@@ -367,6 +395,13 @@ describe("bus.encryption_key", () => {
       const user = await su.collection("bus_users").create({ organization: org.id, name: "u" });
       expect(user.seed).toMatch(/^sealed:v1:/);
       expect(user.creds_file).toContain("-----BEGIN USER NKEY SEED-----");
+      // The limits configured at provisioning are the ones the server enforces.
+      expect(acct.limits.max_connections).toBe(2);
+      const first = await connectWithCreds(sealed.busUrl, user.creds_file);
+      const second = await connectWithCreds(sealed.busUrl, user.creds_file);
+      await expect(connectWithCreds(sealed.busUrl, user.creds_file).then((nc) => nc.flush())).rejects.toThrow();
+      await first.close();
+      await second.close();
 
       await sealed.platform.restart({ PLATFORM_BUS_ENCRYPTION_KEY: "" });
       const again = await sealed.platform.superuser();
