@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
 NODE_MODULES := node_modules/.package-lock.json
-HOOKS_SRC := $(shell find pb_hooks_src -name '*.ts' ! -name '*.test.ts' 2>/dev/null)
+HOOKS_SRC := $(shell find pb_hooks_src sidecar -name '*.ts' ! -name '*.test.ts' 2>/dev/null)
 
 .PHONY: help install binaries types hooks build typecheck run test test-unit test-e2e bench clean
 

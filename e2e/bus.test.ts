@@ -414,3 +414,17 @@ describe("bus.encryption_key", () => {
     }
   });
 });
+
+describe("suspend and restore within one second", () => {
+  it("restores at once, however quickly it follows the suspension", async () => {
+    const org = await w.su.collection("organizations").create({ name: "Blink", code: unique("blink"), active: true });
+    const user = await busUser(org.id);
+    const operator = await w.client("operator");
+    for (let i = 0; i < 3; i++) {
+      await operator.collection("organizations").update(org.id, { active: false });
+      expect(await refused(user.creds_file)).toBe(true);
+      await operator.collection("organizations").update(org.id, { active: true });
+      expect(await refused(user.creds_file)).toBe(false);
+    }
+  });
+});

@@ -104,8 +104,8 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const pbArgs = (dataDir: string) => [
-  "--dir", dataDir, "--hooksDir", hooksDir, "--migrationsDir", migrationsDir, "--hooksWatch=false", "--automigrate=false", "--dev=false",
+const pbArgs = (dataDir: string, hooks = hooksDir) => [
+  "--dir", dataDir, "--hooksDir", hooks, "--migrationsDir", migrationsDir, "--hooksWatch=false", "--automigrate=false", "--dev=false",
 ];
 
 interface Served {
@@ -188,7 +188,11 @@ const credsText = (jwt: string, seed: string) =>
   `-----BEGIN NATS USER JWT-----\n${jwt}\n------END NATS USER JWT------\n\n-----BEGIN USER NKEY SEED-----\n${seed}\n------END USER NKEY SEED------\n`;
 
 async function echoResponder(nc: NatsConnection, subject: string): Promise<void> {
-  nc.subscribe(subject, { callback: (_err, msg) => msg.respond(`echo:${msg.string()}`) });
+  nc.subscribe(subject, {
+    callback: (_err, msg) => {
+      msg.respond(`echo:${msg.string()}`);
+    },
+  });
   await nc.flush();
 }
 
@@ -226,6 +230,17 @@ describe("sidecar from a command (lazy start)", () => {
     } finally {
       await stop(server);
     }
+  });
+  it("reports a sidecar that dies while starting at once, with its output", async () => {
+    const brokenHooks = join(scratch, "broken-hooks");
+    cpSync(hooksDir, brokenHooks, { recursive: true });
+    writeFileSync(join(brokenHooks, "sidecar/sidecar.mjs"), 'console.error("broken bundle");\nprocess.exit(3);\n');
+    const started = Date.now();
+    const result = await run(BIN.pocketbase, ["sidecarprobe", ...pbArgs(join(scratch, `data-${seq++}`), brokenHooks)]);
+    expect(result.stdout + result.stderr).toContain(
+      "the platform sidecar is not available: it exited while starting (its output: broken bundle)",
+    );
+    expect(Date.now() - started).toBeLessThan(4_000);
   });
 });
 

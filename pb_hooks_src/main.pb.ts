@@ -120,10 +120,18 @@ onRecordEnrich((e) => {
   e.next();
 });
 
-// Bus: converge every account to its recorded state at serve's start and every minute.
+// Under serve: the sidecar is started before the first request needs it, then every account converges
+// to its recorded state (and again every minute).
 onBootstrap((e) => {
   e.next();
-  (require(`${__hooks}/lib/platform.js`) as Platform).bus.reconcileAtStart(e.app);
+  const platform = require(`${__hooks}/lib/platform.js`) as Platform;
+  platform.startSidecarWithServe();
+  platform.bus.reconcileAtStart(e.app);
+});
+
+onTerminate((e) => {
+  (require(`${__hooks}/lib/platform.js`) as Platform).stopSidecar();
+  e.next();
 });
 
 cronAdd(

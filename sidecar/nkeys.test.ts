@@ -2,9 +2,10 @@ import { createAccount, createCluster, createCurve, createOperator, createServer
 import { describe, expect, it } from "vitest";
 import { ed25519Public, newSeed } from "./ed25519";
 import { HttpError } from "./errors";
-import { base32Decode, base32Encode, crc16, decodeSeed, encodePublic, encodeSeed, NKEY_ROLES, type NkeyRole } from "./nkeys";
+import { base32Decode, base32Encode, crc16, decodeSeed, encodePublic, encodeSeed, NKEY_ROLES } from "./nkeys";
+import type { NkeyType } from "./protocol";
 
-const reference: Record<NkeyRole, () => KeyPair> = {
+const reference: Record<NkeyType, () => KeyPair> = {
   operator: createOperator,
   account: createAccount,
   user: createUser,

@@ -2,21 +2,21 @@
 // 32 raw key bytes, a CRC16 of both little-endian, all in unpadded RFC 4648 base32. The keys themselves
 // come from node:crypto (ed25519.ts); @nats-io/nkeys would generate and derive them with tweetnacl.
 import { HttpError } from "./errors";
+import type { NkeyType } from "./protocol";
 
 // Role prefix bytes (the first base32 letter is the role's letter).
-const PREFIX = {
+const PREFIX: Readonly<Record<NkeyType | "seed", number>> = {
   seed: 18 << 3, // S
   operator: 14 << 3, // O
   server: 13 << 3, // N
   cluster: 2 << 3, // C
   account: 0, // A
   user: 20 << 3, // U
-} as const;
+};
 
-export type NkeyRole = Exclude<keyof typeof PREFIX, "seed">;
-export const NKEY_ROLES: readonly NkeyRole[] = ["operator", "account", "user", "cluster", "server"];
+export const NKEY_ROLES: readonly NkeyType[] = ["operator", "account", "user", "cluster", "server"];
 
-const ROLE_OF_PREFIX = new Map<number, NkeyRole>(NKEY_ROLES.map((role) => [PREFIX[role], role]));
+const ROLE_OF_PREFIX = new Map<number, NkeyType>(NKEY_ROLES.map((role) => [PREFIX[role], role]));
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 
@@ -80,17 +80,17 @@ function checkedPayload(text: string): Uint8Array | undefined {
   return crc16(payload) === crc ? payload : undefined;
 }
 
-export function encodePublic(role: NkeyRole, key: Uint8Array): string {
+export function encodePublic(role: NkeyType, key: Uint8Array): string {
   return withChecksum(Uint8Array.from([PREFIX[role], ...key]));
 }
 
-export function encodeSeed(role: NkeyRole, seed: Uint8Array): string {
+export function encodeSeed(role: NkeyType, seed: Uint8Array): string {
   const prefix = PREFIX[role];
   return withChecksum(Uint8Array.from([PREFIX.seed | (prefix >> 5), (prefix & 31) << 3, ...seed]));
 }
 
 export interface DecodedSeed {
-  role: NkeyRole;
+  role: NkeyType;
   seed: Uint8Array;
 }
 

@@ -3,8 +3,8 @@
 import { ed25519Public, ed25519Sign, newSeed, x25519Public } from "./ed25519";
 import { HttpError } from "./errors";
 import { encodeJwt } from "./jwt";
-import type { NatsPool } from "./nats";
-import { NKEY_ROLES, decodeSeed, encodePublic, encodeSeed, type NkeyRole } from "./nkeys";
+import type { BusTarget, NatsPool } from "./nats";
+import { NKEY_ROLES, decodeSeed, encodePublic, encodeSeed } from "./nkeys";
 import type {
   Ed25519KeypairResponse,
   Ed25519SignResponse,
@@ -13,6 +13,7 @@ import type {
   NatsPingResponse,
   NatsResponse,
   NkeysResponse,
+  NkeyType,
   PublicResponse,
   X25519Response,
 } from "./protocol";
@@ -48,15 +49,16 @@ const base64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString("base6
 
 function nkeys(body: Body): NkeysResponse {
   const types = stringArrayField(body, "types", MAX_KEYS_PER_CALL);
-  const unknown = types.find((t) => !(NKEY_ROLES as readonly string[]).includes(t));
-  if (unknown !== undefined) throw new HttpError(400, `types: unknown nkey type "${unknown}" (one of ${NKEY_ROLES.join(", ")})`);
-  return (types as NkeyRole[]).map((role) => {
+  if (!types.every((t) => (NKEY_ROLES as readonly string[]).includes(t))) {
+    throw new HttpError(400, `types: each must be one of ${NKEY_ROLES.join(", ")}`);
+  }
+  return (types as NkeyType[]).map((role) => {
     const seed = newSeed();
     return { seed: encodeSeed(role, seed), public: encodePublic(role, ed25519Public(seed)) };
   });
 }
 
-function busTarget(body: Body) {
+function busTarget(body: Body): BusTarget {
   return { servers: stringArrayField(body, "servers", MAX_SERVERS), creds: optionalStringField(body, "creds") };
 }
 

@@ -24,6 +24,9 @@ export function createSidecarServer(options: ServerOptions): Server {
   // Loopback peers are quick; a stalled one should not hold a socket for Node's default 5 minutes.
   server.headersTimeout = 10_000;
   server.requestTimeout = 60_000;
+  // Go's client keeps idle connections 90 s and reuses them without retrying a POST; closing an idle one
+  // first (Node's default is 5 s) races with that reuse. Holding it longer lets Go always close first.
+  server.keepAliveTimeout = 120_000;
   return server;
 }
 

@@ -3,7 +3,7 @@
 import type { PlatformConfig } from "../config/types";
 import { findAll, findFirst } from "../lib/collections";
 import type { CollectionNames } from "../schema/names";
-import { accountClaims, type AccountLimits, type ExportClaim, type ImportClaim } from "./claims";
+import { accountClaims, type AccountLimits, type Claims, type ExportClaim, type ImportClaim } from "./claims";
 import { operatorKeys } from "./operator";
 import { sealSecret, unsealSecret } from "./secrets";
 import { newNkeys, signJwt } from "./signer";
@@ -55,16 +55,31 @@ export function signedAccountJwt(app: CoreApp, n: CollectionNames, account: core
       if (r.getString("local_subject")) claim.local_subject = r.getString("local_subject");
       return claim;
     });
-  const claims = accountClaims({
+  const claims: Claims = accountClaims({
     accountPub: account.getString("public_key"),
     name: account.getString("name"),
+    suspended: !account.getBool("active"),
     limits: jsonOf<AccountLimits>(account, "limits"),
     signingKeys: jsonOf<string[]>(account, "signing_keys"),
     revocations: jsonOf<Record<string, number>>(account, "revocations") ?? {},
     exports,
     imports,
   });
+  // Strictly after the current claim's issue second: nats-server ignores a claim string identical to the
+  // one it holds (even one it deleted), so a restore in the same second as the suspension would not take.
+  // Every re-sign moves at most one second ahead, so a burst of re-signs runs ahead of the clock by its
+  // length in signatures, which nats-server tolerates (it checks no issue time of an account claim).
+  claims.iat = Math.max(Math.floor(Date.now() / 1000), issuedAt(account.getString("jwt")) + 1);
   return signJwt(operatorKeys(app).signingSeed, claims);
+}
+
+function issuedAt(jwt: string): number {
+  if (!jwt) return 0;
+  try {
+    return Number($security.parseUnverifiedJWT(jwt).iat) || 0;
+  } catch {
+    return 0;
+  }
 }
 
 /** Re-signs the account after a change of its recorded state; publication follows the commit. */

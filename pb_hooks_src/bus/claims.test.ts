@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { accountClaims, credsFile, deleteAccountsClaims, operatorClaims, permissionsFrom, systemAccountClaims, userClaims, type AccountState } from "./claims";
+import { accountClaims, credsFile, operatorClaims, permissionsFrom, systemAccountClaims, userClaims, type AccountState } from "./claims";
 
 const limits = {
   max_connections: 100,
@@ -12,6 +12,7 @@ const limits = {
 const account: AccountState = {
   accountPub: "APUB",
   name: "acme",
+  suspended: false,
   limits,
   signingKeys: ["ASK1"],
   revocations: {},
@@ -50,6 +51,11 @@ describe("accountClaims", () => {
     expect(l.conn).toBe(-1);
   });
 
+  it("admits nothing while suspended but keeps the persistence limits", () => {
+    const l = accountClaims({ ...account, suspended: true }).nats.limits as Record<string, number>;
+    expect(l).toMatchObject({ conn: 0, leaf: 0, subs: 0, payload: 0, data: 0, disk_storage: 5368709120, mem_storage: 67108864 });
+  });
+
   it("carries signing keys, revocations, exports and imports only when present", () => {
     expect(accountClaims(account).nats).not.toHaveProperty("revocations");
     const full = accountClaims({
@@ -74,12 +80,6 @@ describe("userClaims", () => {
       iat: 42,
       nats: { type: "user", version: 2, subs: -1, data: -1, payload: -1, issuer_account: "APUB", pub: { allow: ["t.>"] } },
     });
-  });
-});
-
-describe("deleteAccountsClaims", () => {
-  it("is self-signed by the signer and lists the accounts", () => {
-    expect(deleteAccountsClaims("OSK", ["A1"])).toEqual({ sub: "OSK", name: "delete accounts", nats: { type: "generic", version: 2, accounts: ["A1"] } });
   });
 });
 

@@ -82,6 +82,8 @@ export function systemAccountClaims(systemAccountPub: string, signingKeyPub: str
 export interface AccountState {
   accountPub: string;
   name: string;
+  /** A suspended account's claim admits no connection, leaf, subscription or message. */
+  suspended: boolean;
   limits: AccountLimits;
   signingKeys: string[];
   /** User public key → revocation cutoff in unix seconds: credentials issued at or before it are refused. */
@@ -90,21 +92,26 @@ export interface AccountState {
   imports: ImportClaim[];
 }
 
-/** A tenant account, stamped with the limits recorded at provisioning. */
+/**
+ * A tenant account, stamped with the limits recorded at provisioning. Suspended, its traffic limits are
+ * zero (nats-server then drops every connection and admits none) while its persistence limits stay, so
+ * no stored stream is touched.
+ */
 export function accountClaims(state: AccountState): Claims {
   const { limits } = state;
+  const traffic = (value: number) => (state.suspended ? 0 : value);
   const nats: Record<string, unknown> = {
     type: "account",
     version: 2,
     limits: {
-      subs: limits.max_subscriptions,
-      data: NO_LIMIT,
-      payload: limits.max_payload,
+      subs: traffic(limits.max_subscriptions),
+      data: traffic(NO_LIMIT),
+      payload: traffic(limits.max_payload),
       imports: NO_LIMIT,
       exports: NO_LIMIT,
       wildcards: true,
-      conn: limits.max_connections,
-      leaf: NO_LIMIT,
+      conn: traffic(limits.max_connections),
+      leaf: traffic(NO_LIMIT),
       mem_storage: limits.max_persist_memory_storage,
       disk_storage: limits.max_persist_disk_storage,
       streams: NO_LIMIT,
@@ -153,15 +160,6 @@ function permission(p: Permissions): Permissions {
   if (p.allow?.length) out.allow = [...p.allow];
   if (p.deny?.length) out.deny = [...p.deny];
   return out;
-}
-
-/**
- * The generic claim that asks nats-server to drop accounts ($SYS.REQ.CLAIMS.DELETE). The server wants
- * it self-signed (subject = issuer) by the operator or one of its signing keys, so `signerPub` is the
- * public key of the seed that signs it.
- */
-export function deleteAccountsClaims(signerPub: string, accountPubs: string[]): Claims {
-  return { sub: signerPub, name: "delete accounts", nats: { type: "generic", version: 2, accounts: [...accountPubs] } };
 }
 
 /** The creds file a NATS client reads: the user JWT and its seed, in nsc's layout. */

@@ -1,14 +1,13 @@
-// Publication of account claims over the control plane's own bus connection (as the system user):
-// an active account's claim is pushed with $SYS.REQ.CLAIMS.UPDATE, a suspended one's withdrawn with
-// $SYS.REQ.CLAIMS.DELETE (the server then disconnects its clients and, with the full resolver, keeps it
-// out across restarts). The outcome is recorded on the account row, never hidden from the caller.
+// Publication of account claims over the control plane's own bus connection (as the system user), with
+// $SYS.REQ.CLAIMS.UPDATE. A suspended account's claim admits nothing (accounts.ts): the server drops its
+// connections and the full resolver keeps that claim across restarts. $SYS.REQ.CLAIMS.DELETE is not used:
+// with nats-server 2.15.2 a deleted account that clients keep dialling could stay locked out after its
+// claim was pushed again (docs/bus.md). The outcome is recorded on the account row, never hidden.
 import { currentConfig } from "../config/runtime";
 import { sidecarCall } from "../lib/sidecar";
 import type { CollectionNames } from "../schema/names";
-import { deleteAccountsClaims } from "./claims";
 import { operatorKeys } from "./operator";
 import { parseClaimsReply, type ClaimsReply } from "./replies";
-import { signJwt } from "./signer";
 
 const PUBLISH_TIMEOUT_MS = 3000;
 
@@ -16,20 +15,14 @@ export function publishAccount(app: CoreApp, n: CollectionNames, account: core.R
   let outcome: ClaimsReply;
   try {
     const operator = operatorKeys(app);
-    const active = account.getBool("active");
-    const payload = active
-      ? account.getString("jwt")
-      : signJwt(operator.signingSeed, deleteAccountsClaims(operator.signingKeyPub, [account.getString("public_key")]));
     const { reply } = sidecarCall<{ reply: string }>("/v1/nats/request", {
       servers: [currentConfig().bus.server_url],
       creds: operator.systemUserCreds,
-      subject: active ? "$SYS.REQ.CLAIMS.UPDATE" : "$SYS.REQ.CLAIMS.DELETE",
-      payload,
+      subject: "$SYS.REQ.CLAIMS.UPDATE",
+      payload: account.getString("jwt"),
       timeoutMs: PUBLISH_TIMEOUT_MS,
     }, PUBLISH_TIMEOUT_MS / 1000 + 2);
     outcome = parseClaimsReply(reply);
-    // Deleting an account the server does not hold is the state we want.
-    if (!active && !outcome.ok && /not found|no such|does not exist/i.test(outcome.message)) outcome = { ok: true, message: outcome.message };
   } catch (err) {
     outcome = { ok: false, message: `the bus has not confirmed it: ${err instanceof Error ? err.message : String(err)}` };
   }

@@ -2,8 +2,8 @@
 // when not) is published again at serve's start and every minute, so a restart of either process or a
 // bus outage leaves nothing a tenant can observe once the bus is back.
 import { currentConfig } from "../config/runtime";
-import { findAll } from "../lib/collections";
-import { collectionNames } from "../schema/names";
+import { findAll, findRecord } from "../lib/collections";
+import { collectionNames, type CollectionNames } from "../schema/names";
 import { publishAccount } from "./publish";
 
 export const RECONCILE_JOB = "platform-bus-reconcile";
@@ -17,12 +17,30 @@ export interface ReconcileSummary {
 
 export function reconcileAccounts(app: CoreApp): ReconcileSummary {
   const n = collectionNames(currentConfig());
-  const accounts = findAll(app, n.bus_accounts, "");
+  const ids = findAll(app, n.bus_accounts, "").map((a) => a.id);
   let confirmed = 0;
-  for (const account of accounts) {
-    if (publishAccount(app, n, account).ok) confirmed++;
+  for (const id of ids) {
+    if (publishCurrent(app, n, id)) confirmed++;
   }
-  return { accounts: accounts.length, confirmed };
+  return { accounts: ids.length, confirmed };
+}
+
+const MAX_ATTEMPTS = 3;
+
+/**
+ * Publishes the account as it is stored now, and again if a write changed it meanwhile: a write's own
+ * publication may have run before this one, which must not leave an older state on the bus.
+ */
+function publishCurrent(app: CoreApp, n: CollectionNames, id: string): boolean {
+  let ok = false;
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const before = findRecord(app, n.bus_accounts, id);
+    if (!before) return false;
+    ok = publishAccount(app, n, before).ok;
+    const after = findRecord(app, n.bus_accounts, id);
+    if (!after || (after.getString("jwt") === before.getString("jwt") && after.getBool("active") === before.getBool("active"))) break;
+  }
+  return ok;
 }
 
 /** serve's start: the schema may not exist yet on a first run (serve migrates after bootstrap). */

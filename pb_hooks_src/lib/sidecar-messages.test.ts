@@ -2,11 +2,13 @@ import { describe, expect, it } from "vitest";
 import {
   SidecarError,
   SidecarUnavailableError,
-  isConnectionRefused,
+  deliveryFailure,
   isExecutableMissing,
+  isZombieStat,
   lastLines,
   parseState,
   readAnswer,
+  reasonOf,
 } from "./sidecar-messages";
 
 describe("sidecar client messages", () => {
@@ -35,10 +37,21 @@ describe("sidecar client messages", () => {
   });
 
   it("classifies Go's error texts", () => {
-    expect(isConnectionRefused('Post "http://127.0.0.1:4/v1/jwt": dial tcp 127.0.0.1:4: connect: connection refused')).toBe(true);
-    expect(isConnectionRefused("context deadline exceeded")).toBe(false);
+    expect(deliveryFailure('Post "http://127.0.0.1:4/v1/jwt": dial tcp 127.0.0.1:4: connect: connection refused')).toBe("refused");
+    expect(deliveryFailure('Get "http://127.0.0.1:4/v1/health": read tcp 127.0.0.1:5->127.0.0.1:4: read: connection reset by peer')).toBe("broken");
+    expect(deliveryFailure('Post "http://127.0.0.1:4/v1/jwt": EOF')).toBe("broken");
+    expect(deliveryFailure('Post "http://127.0.0.1:4/v1/jwt": context deadline exceeded (Client.Timeout exceeded while awaiting headers)')).toBeUndefined();
     expect(isExecutableMissing('exec: "node": executable file not found in $PATH')).toBe(true);
     expect(new SidecarUnavailableError("x").message).toBe("the platform sidecar is not available: x");
+    expect(reasonOf(new SidecarUnavailableError("x"))).toBe("x");
+    expect(reasonOf(new Error("y"))).toBe("y");
+  });
+
+  it("recognises an exited, unreaped process in /proc/<pid>/stat", () => {
+    expect(isZombieStat("4242 (node) Z 4200 4242 4200 0 -1")).toBe(true);
+    expect(isZombieStat("4242 (my (odd) name) S 4200 4242")).toBe(false);
+    expect(isZombieStat("4242 (my (odd) name) Z 4200 4242")).toBe(true);
+    expect(isZombieStat(undefined)).toBe(false);
   });
 
   it("keeps the last lines of the sidecar's output", () => {

@@ -4,9 +4,15 @@ import type { ErrorBody, StateFile } from "../../sidecar/protocol";
 
 /** An error of the sidecar transport: it is not running, cannot start, or does not answer. */
 export class SidecarUnavailableError extends Error {
-  constructor(reason: string) {
+  constructor(readonly reason: string) {
     super(`the platform sidecar is not available: ${reason}`);
   }
+}
+
+/** An error's text for a SidecarUnavailableError's reason, without that prefix twice. */
+export function reasonOf(err: unknown): string {
+  if (err instanceof SidecarUnavailableError) return err.reason;
+  return err instanceof Error ? err.message : String(err);
 }
 
 /** The sidecar answered with an error: the operation failed (bad input, bus down), the sidecar is fine. */
@@ -36,8 +42,17 @@ export function parseState(text: string | undefined): StateFile | undefined {
   return undefined;
 }
 
-/** Go's dial error when nothing listens: the sidecar died, so a restart is worth one retry. */
-export const isConnectionRefused = (message: string): boolean => message.includes("connection refused");
+/**
+ * How a request failed to reach a working sidecar, from Go's error text: "refused" when nothing listens
+ * (the sidecar is gone), "broken" when a kept-alive connection died under the request (the sidecar was
+ * killed, or closed the idle connection just as it was reused). Undefined for anything else, a timeout
+ * included, which is not retried.
+ */
+export function deliveryFailure(message: string): "refused" | "broken" | undefined {
+  if (message.includes("connection refused")) return "refused";
+  if (/connection reset by peer|broken pipe|server closed idle connection|: EOF$/.test(message)) return "broken";
+  return undefined;
+}
 
 /** exec.Command's LookPath error. */
 export const isExecutableMissing = (message: string): boolean => message.includes("executable file not found");
@@ -53,6 +68,15 @@ export function readAnswer<T>(path: string, status: number, text: string): T {
   if (status >= 200 && status < 300) return value as T;
   const message = typeof (value as Partial<ErrorBody> | null)?.error === "string" ? (value as ErrorBody).error : `HTTP ${status}`;
   throw new SidecarError(status, path, message);
+}
+
+/**
+ * Whether a Linux /proc/<pid>/stat text shows a process that has exited and waits to be reaped (state Z),
+ * which is what a sidecar that died while starting looks like to its parent.
+ */
+export function isZombieStat(stat: string | undefined): boolean {
+  // The command name, in parentheses, may contain spaces; the state follows its closing parenthesis.
+  return stat !== undefined && stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) === "Z";
 }
 
 /** The last non-empty lines of the sidecar's stderr, for a start failure's message. */

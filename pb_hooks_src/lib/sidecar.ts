@@ -9,11 +9,13 @@
 import type { HealthResponse, StartupLine } from "../../sidecar/protocol";
 import {
   SidecarUnavailableError,
-  isConnectionRefused,
+  deliveryFailure,
   isExecutableMissing,
+  isZombieStat,
   lastLines,
   parseState,
   readAnswer,
+  reasonOf,
 } from "./sidecar-messages";
 
 export { SidecarError, SidecarUnavailableError } from "./sidecar-messages";
@@ -50,19 +52,22 @@ const sidecars = () => $app.store() as store.Store<string, Sidecar | null>;
 
 /**
  * Calls a sidecar endpoint: POST with `body` as JSON, or GET when `body` is undefined. Starts the sidecar
- * if needed and restarts it once if it refuses the connection. Throws SidecarUnavailableError when it
- * cannot be reached, SidecarError when it answers with an error; neither message contains the body.
+ * if needed. A request that did not reach a working sidecar is sent again: once on a new connection when
+ * a kept-alive one broke, then once to a restarted sidecar when nothing listens (every v1 endpoint is safe
+ * to repeat). Throws SidecarUnavailableError when it cannot be reached, SidecarError when it answers with
+ * an error; neither message contains the body.
  */
 export function sidecarCall<T>(path: string, body: unknown, timeoutSeconds = 5): T {
   const text = body === undefined ? undefined : JSON.stringify(body);
   let sidecar = running();
-  let response = send(sidecar, path, text, timeoutSeconds);
-  if (response === REFUSED) {
+  let outcome = send(sidecar, path, text, timeoutSeconds);
+  if (outcome.failure === "broken") outcome = send(sidecar, path, text, timeoutSeconds);
+  if (outcome.failure) {
     sidecar = restart(sidecar);
-    response = send(sidecar, path, text, timeoutSeconds);
-    if (response === REFUSED) throw new SidecarUnavailableError("it refused the connection right after a restart");
+    outcome = send(sidecar, path, text, timeoutSeconds);
+    if (outcome.failure) throw new SidecarUnavailableError(`it does not answer even after a restart: ${outcome.message}`);
   }
-  return readAnswer<T>(path, response.statusCode, toString(response.body));
+  return readAnswer<T>(path, outcome.response.statusCode, toString(outcome.response.body));
 }
 
 /** Starts the sidecar unless this process already has one. */
@@ -80,7 +85,7 @@ export function startSidecarWithServe(): void {
   try {
     ensureSidecar();
   } catch (err) {
-    console.error(errorText(err));
+    console.error(err instanceof Error ? err.message : String(err));
   }
 }
 
@@ -96,7 +101,7 @@ function running(): Sidecar {
   return sidecars().get(STORE_KEY) ?? replace(null);
 }
 
-/** Replaces `stale` (a sidecar that refused a connection) unless another VM has done so already. */
+/** Replaces `stale` (a sidecar that did not answer) unless another VM has done so already. */
 function restart(stale: Sidecar): Sidecar {
   return replace(stale.token);
 }
@@ -118,7 +123,7 @@ function replace(staleToken: string | null): Sidecar {
     }
   });
   const sidecar = sidecars().get(STORE_KEY);
-  if (!sidecar) throw failure instanceof Error ? failure : new SidecarUnavailableError(errorText(failure));
+  if (!sidecar) throw failure instanceof SidecarUnavailableError ? failure : new SidecarUnavailableError(reasonOf(failure));
   return sidecar;
 }
 
@@ -143,7 +148,7 @@ function launch(): Sidecar {
   } catch (err) {
     log.close();
     removeQuietly(logFile);
-    const message = errorText(err);
+    const message = reasonOf(err);
     throw new SidecarUnavailableError(
       isExecutableMissing(message) ? "Node.js 20 or later is required and `node` is not on PATH" : `it could not be started: ${message}`,
     );
@@ -154,34 +159,36 @@ function launch(): Sidecar {
   try {
     const line: StartupLine = { token, stateFile };
     stdin.write(`${JSON.stringify(line)}\n`);
-    const state = awaitState(stateFile);
+    const state = awaitState(stateFile, cmd.process?.pid ?? 0);
     const sidecar: Sidecar = { ...partial, url: `http://127.0.0.1:${state.port}`, pid: state.pid };
     checkHealth(sidecar);
     return sidecar;
   } catch (err) {
     stop(partial);
     const output = lastLines(readText(logFile) ?? "");
-    throw new SidecarUnavailableError(`${errorText(err)}${output ? ` (its output: ${output})` : ""}`);
+    throw new SidecarUnavailableError(`${reasonOf(err)}${output ? ` (its output: ${output})` : ""}`);
   } finally {
     removeQuietly(logFile);
   }
 }
 
-function awaitState(stateFile: string): { port: number; pid: number } {
+/** Polls the state file; gives up at the deadline, or at once when the process has exited (seen on Linux). */
+function awaitState(stateFile: string, pid: number): { port: number; pid: number } {
   const deadline = Date.now() + START_TIMEOUT_MS;
   for (;;) {
     const state = parseState(readText(stateFile));
     if (state && "error" in state) throw new Error(`it could not start: ${state.error}`);
     if (state) return state;
+    if (isZombieStat(readText(`/proc/${pid}/stat`))) throw new Error("it exited while starting");
     if (Date.now() > deadline) throw new Error(`it did not start within ${START_TIMEOUT_MS / 1000} s`);
     sleep(POLL_MS);
   }
 }
 
 function checkHealth(sidecar: Sidecar): void {
-  const response = send(sidecar, "/v1/health", undefined, HEALTH_TIMEOUT_SECONDS);
-  if (response === REFUSED) throw new Error("it refused the first connection");
-  const health = readAnswer<HealthResponse>("/v1/health", response.statusCode, toString(response.body));
+  const outcome = send(sidecar, "/v1/health", undefined, HEALTH_TIMEOUT_SECONDS);
+  if (outcome.failure) throw new Error(`it does not answer: ${outcome.message}`);
+  const health = readAnswer<HealthResponse>("/v1/health", outcome.response.statusCode, toString(outcome.response.body));
   if (health.pid !== sidecar.pid) throw new Error("another process answers on its port");
 }
 
@@ -193,13 +200,13 @@ function stop(sidecar: Pick<Sidecar, "cmd" | "stdin" | "stateFile">): void {
   removeQuietly(sidecar.stateFile);
 }
 
-const REFUSED = "refused";
+type Outcome =
+  | { failure?: undefined; response: ReturnType<typeof $http.send> }
+  | { failure: "refused" | "broken"; message: string };
 
-type Response = ReturnType<typeof $http.send>;
-
-function send(sidecar: Pick<Sidecar, "url" | "token">, path: string, body: string | undefined, timeoutSeconds: number): Response | typeof REFUSED {
+function send(sidecar: Pick<Sidecar, "url" | "token">, path: string, body: string | undefined, timeoutSeconds: number): Outcome {
   try {
-    return $http.send({
+    const response = $http.send({
       url: `${sidecar.url}${path}`,
       method: body === undefined ? "GET" : "POST",
       body: body ?? "",
@@ -207,10 +214,12 @@ function send(sidecar: Pick<Sidecar, "url" | "token">, path: string, body: strin
       // Whole seconds; 0 would mean PocketBase's default of 120.
       timeout: Math.max(1, Math.ceil(timeoutSeconds)),
     });
+    return { response };
   } catch (err) {
     // Go's client error names the method, URL and cause, never the body or headers.
-    const message = errorText(err);
-    if (isConnectionRefused(message)) return REFUSED;
+    const message = reasonOf(err);
+    const failure = deliveryFailure(message);
+    if (failure) return { failure, message };
     throw new SidecarUnavailableError(message);
   }
 }
@@ -219,7 +228,7 @@ function readText(path: string): string | undefined {
   try {
     return toString($os.readFile(path));
   } catch {
-    return undefined; // not written yet
+    return undefined; // not written yet, or no /proc
   }
 }
 
@@ -235,5 +244,3 @@ function quietly(step: () => unknown): void {
     // see above
   }
 }
-
-const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));

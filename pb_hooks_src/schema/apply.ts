@@ -75,6 +75,7 @@ function setRulesAndIndexes(collection: core.Collection, spec: CollectionSpec, n
     collection.authRule = rule(spec.auth.authRule);
     collection.manageRule = rule(spec.auth.manageRule);
     collection.authToken.duration = spec.auth.tokenSeconds;
+    if (spec.auth.passwordCost) (collection.fields.getByName("password") as core.PasswordField).cost = spec.auth.passwordCost;
   }
   // Protect pre-existing file fields too (the stock users.avatar).
   for (let i = 0; i < collection.fields.length; i++) {

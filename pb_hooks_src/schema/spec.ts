@@ -39,7 +39,8 @@ export interface CollectionSpec {
   /** `CREATE INDEX` statements; `{table}` stands for the configured collection name. */
   indexes: string[];
   rules: RuleSet;
-  auth?: { authRule: Rule; manageRule: Rule; tokenSeconds: number };
+  /** passwordCost: bcrypt cost of the password field; PocketBase's default (10) when absent. */
+  auth?: { authRule: Rule; manageRule: Rule; tokenSeconds: number; passwordCost?: number };
 }
 
 /** Created/updated timestamps: PocketBase adds them only through its dashboard, so specs list them. */
