@@ -75,20 +75,6 @@ try {
     await Promise.all(connections.map((nc) => nc.flush()));
     return connections;
   };
-  // Restoring re-publishes the account's recorded claim, which is byte-identical to the one published
-  // before the suspension. nats-server (removeCb on CLAIMS.DELETE) keeps the deleted account in memory
-  // with max_connections 0, and updateAccountWithClaimJWT ignores an update whose JWT equals the one it
-  // holds ("same claims detected"), so the restored tenant stays refused until nats-server restarts (the
-  // e2e test restarts it in between). Product issue, reported; here each restore is followed by a
-  // SuperUser edit of the account's limits (alternating max_subscriptions), which re-signs and
-  // re-publishes a different claim. The edit is repeated if the credentials are still refused: the
-  // minute reconciler publishes from a snapshot of every account and can withdraw the claim again after
-  // the restore (also reported).
-  let edits = 0;
-  const republish = async () => {
-    const account = await su.collection("bus_accounts").getFirstListItem(`organization = "${tenant.id}"`);
-    await su.collection("bus_accounts").update(account.id, { limits: { ...account.limits, max_subscriptions: 5000 + (++edits % 2) } });
-  };
   let refusal = "";
   const admitted = async () => {
     try {
@@ -100,14 +86,9 @@ try {
       return false;
     }
   };
-  let extraRepublications = 0;
   const restore = async () => {
     await operator.collection("organizations").update(tenant.id, { active: true });
-    for (let attempt = 0; attempt < 5; attempt++) {
-      if (attempt > 0) extraRepublications++;
-      await republish();
-      if (await eventually(admitted, 3_000)) return;
-    }
+    if (await eventually(admitted, 5_000)) return;
     const account = await su.collection("bus_accounts").getFirstListItem(`organization = "${tenant.id}"`);
     throw new Error(`the restored organization's credentials are still refused (${refusal}); account active=${account.active} bus_confirmed=${account.bus_confirmed} status=${account.bus_status}`);
   };
@@ -147,7 +128,7 @@ try {
     report(`suspend organization, N=${n} connections: update sent -> last closed()`, closed);
     report(`suspend organization, N=${n} connections: update sent -> update answered`, answered);
   }
-  console.log(`suspension restores: ${edits} claim re-publications (${extraRepublications} beyond one per restore), ${brokenPipes} EPIPE/ECONNRESET from refused connects`);
+  console.log(`suspension restores: ${brokenPipes} EPIPE/ECONNRESET from refused connects`);
 } finally {
   await Promise.all([...open].map((nc) => nc.close().catch(() => undefined)));
   await bus.stop();
