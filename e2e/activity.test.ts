@@ -2,21 +2,12 @@
 // inventory collections, for every writer, with a plain-text actor and a label snapshot but no values;
 // visible to every role of the organization and nobody else; written by nobody through the API.
 import type PocketBase from "pocketbase";
-import { ClientResponseError, type RecordModel } from "pocketbase";
+import type { RecordModel } from "pocketbase";
 import { describe, expect, it } from "vitest";
-import { ACTORS, useWorld, createOrganization, PASSWORD, ROLES, unique } from "./harness/world";
+import { ACTORS, useWorld, createOrganization, PASSWORD, ROLES, unique, statusOf } from "./harness/world";
 
 const { world } = useWorld();
 
-async function statusOf(attempt: Promise<unknown>): Promise<number> {
-  try {
-    await attempt;
-    return 200;
-  } catch (err) {
-    if (err instanceof ClientResponseError) return err.status;
-    throw err;
-  }
-}
 
 /** Activity about one record, oldest first, as `pb` sees it. */
 async function activityOf(pb: PocketBase, resourceId: string): Promise<RecordModel[]> {

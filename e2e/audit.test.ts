@@ -2,22 +2,13 @@
 // writer, with changed_fields; values only on the allowlist and never a credential; readable by Platform
 // Operators only and written by nobody through the API; entries share their write's transaction; and
 // retention prunes by age and by count.
-import PocketBase, { ClientResponseError, type RecordModel } from "pocketbase";
+import PocketBase, { type RecordModel } from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launch, startPlatform, type Platform } from "./harness/platform";
-import { ACTORS, buildWorld, client, createOrganization, createUser, PASSWORD, unique, type World } from "./harness/world";
+import { ACTORS, buildWorld, client, createOrganization, createUser, PASSWORD, unique, type World, statusOf } from "./harness/world";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function statusOf(attempt: Promise<unknown>): Promise<number> {
-  try {
-    await attempt;
-    return 200;
-  } catch (err) {
-    if (err instanceof ClientResponseError) return err.status;
-    throw err;
-  }
-}
 
 /** Every audit entry, oldest first, read by a SuperUser. */
 async function auditEntries(su: PocketBase, filter = ""): Promise<RecordModel[]> {

@@ -1,7 +1,7 @@
 // A populated platform for authorization tests: two organizations, one user per role in the first,
 // an owner in the second, a Platform Operator without membership, an outsider, a Thing, and one record
 // of every collection in each organization. Everything is seeded by a SuperUser (rules bypassed).
-import PocketBase, { type RecordModel } from "pocketbase";
+import PocketBase, { ClientResponseError, type RecordModel } from "pocketbase";
 import { afterAll, beforeAll } from "vitest";
 import { startPlatform, type Platform, type PlatformOptions } from "./platform";
 
@@ -146,4 +146,15 @@ export function useWorld(options?: PlatformOptions): { platform: Platform; world
   }, 120_000);
   afterAll(async () => platform.stop?.());
   return { platform, world };
+}
+
+/** The HTTP status of an SDK call: 200 when it succeeds, the error's status otherwise. */
+export async function statusOf(call: Promise<unknown>): Promise<number> {
+  try {
+    await call;
+    return 200;
+  } catch (err) {
+    if (err instanceof ClientResponseError) return err.status;
+    throw err;
+  }
 }
