@@ -15,32 +15,22 @@ const DERIVED = "@derived";
  * only time it can be missing: every startup runs the migrations first).
  */
 export function writeAudit(app: CoreApp, n: CollectionNames, entry: AuditEntry): core.Record | undefined {
-  const collection = cachedCollection(app, n.audit_logs);
-  if (!collection) return undefined;
-  const record = new Record(collection);
-  record.set("collection", entry.collection);
-  record.set("record_id", entry.record_id);
-  record.set("action", entry.action);
-  record.set("actor", entry.actor);
-  record.set("changed_fields", entry.changed_fields);
-  record.set("before", entry.before);
-  record.set("after", entry.after);
-  app.saveNoValidate(record);
-  return record;
+  return saveEntry(app, n.audit_logs, { ...entry });
 }
 
 export function writeActivity(app: CoreApp, n: CollectionNames, entry: ActivityEntry): void {
-  const collection = cachedCollection(app, n.activity);
-  if (!collection) return;
+  saveEntry(app, n.activity, { ...entry }, (r) => r.set(DERIVED, true));
+}
+
+/** An entry's fields are its collection's columns. */
+function saveEntry(app: CoreApp, name: string, fields: Record<string, unknown>, mark?: (record: core.Record) => void): core.Record | undefined {
+  const collection = cachedCollection(app, name);
+  if (!collection) return undefined;
   const record = new Record(collection);
-  record.set("organization", entry.organization);
-  record.set("actor", entry.actor);
-  record.set("action", entry.action);
-  record.set("record", entry.record);
-  record.set("resource_id", entry.resource_id);
-  record.set("label", entry.label);
-  record.set(DERIVED, true);
+  record.load(fields);
+  mark?.(record);
   app.saveNoValidate(record);
+  return record;
 }
 
 export function isDerivedActivity(record: core.Record): boolean {
