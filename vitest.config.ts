@@ -4,12 +4,18 @@ export default defineConfig({
   test: {
     projects: [
       {
-        test: { name: "unit", include: ["pb_hooks_src/**/*.test.ts", "agent/**/*.test.ts", "sidecar/**/*.test.ts"], sequence: { groupOrder: 0 } },
+        test: {
+          name: "unit",
+          include: ["pb_hooks_src/**/*.test.ts", "agent/**/*.test.ts", "sidecar/**/*.test.ts"],
+          // Tests beside a format module that run the pinned binaries belong to the e2e project.
+          exclude: ["**/*.e2e.test.ts", "**/node_modules/**"],
+          sequence: { groupOrder: 0 },
+        },
       },
       {
         test: {
           name: "e2e",
-          include: ["e2e/**/*.test.ts"],
+          include: ["e2e/**/*.test.ts", "pb_hooks_src/**/*.e2e.test.ts"],
           // Each file starts its own real PocketBase; two cores run two files at a time.
           testTimeout: 60_000,
           hookTimeout: 120_000,
