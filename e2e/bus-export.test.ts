@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { natsServerConfig } from "../pb_hooks_src/bus/server-config";
 import { startNatsServer, type NatsServer } from "./harness/nats";
 import { LAUNCHER, launch, startPlatform, type Platform } from "./harness/platform";
-import { freePort } from "./harness/ports";
+import { freePort, freePorts } from "./harness/ports";
 import { BIN, stop } from "./harness/process";
 
 const scratch = mkdtempSync(join(tmpdir(), "bus-export-"));
@@ -105,7 +105,7 @@ interface Exported {
 }
 
 async function exportFolder(platform: Platform, extra: string[] = []): Promise<Exported> {
-  const [port, wsPort, leafPort, monitorPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const [port, wsPort, leafPort, monitorPort] = await freePorts(4);
   const out = dir("bus");
   const flags = ["--port", port, "--websocket-port", wsPort, "--leafnode-port", leafPort, "--monitor-port", monitorPort].map(String);
   const result = await platform.command(["bus", "export", "--out", out, ...flags, ...extra]);
@@ -252,7 +252,7 @@ describe("bus export", () => {
     const base = dir("paths");
     const jetstreamDir = join(base, 'js "quoted" {braced}\n$HOME #not-a-comment \\ end');
     const resolverDir = join(base, "resolver 'single' } {");
-    const [port, websocketPort, leafnodePort, monitorPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const [port, websocketPort, leafnodePort, monitorPort] = await freePorts(4);
     const configText = natsServerConfig({
       serverName: "paths",
       host: "127.0.0.1",

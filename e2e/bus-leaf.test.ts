@@ -9,7 +9,7 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectWithCreds, eventually, startPlatformWithBus, type PlatformWithBus } from "./harness/bus";
 import { startNatsServer, type NatsServer } from "./harness/nats";
-import { freePort } from "./harness/ports";
+import { freePorts } from "./harness/ports";
 import { buildWorld, client, unique, type World } from "./harness/world";
 
 /** The response of GET /api/me/leaf-config. */
@@ -125,7 +125,8 @@ describe("a leaf server configured from GET /api/me/leaf-config", () => {
     // The site: the creds file and a JetStream store, then the leaf server itself.
     const credsFile = join(site, "leaf.creds");
     writeFileSync(credsFile, config.creds, { mode: 0o600 });
-    const places = { port: await freePort(), monitorPort: await freePort(), credsFile, storeDir: join(site, "jetstream") };
+    const [port, monitorPort] = await freePorts(2);
+    const places = { port, monitorPort, credsFile, storeDir: join(site, "jetstream") };
     leaf = await startNatsServer({ configText: leafServerConfig(config, places) });
     expect(leaf.port).toBe(places.port);
 

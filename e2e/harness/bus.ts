@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { connect, credsAuthenticator, wsconnect, type NatsConnection } from "@nats-io/transport-node";
 import { WebSocket as WsWebSocket } from "ws";
 import { startPlatform, type Platform, type PlatformOptions } from "./platform";
-import { freePort } from "./ports";
+import { freePorts } from "./ports";
 import { startNatsServer, type NatsServer } from "./nats";
 
 export interface BusPorts {
@@ -28,11 +28,13 @@ export interface PlatformWithBus {
 }
 
 export async function startPlatformWithBus(options: PlatformOptions = {}): Promise<PlatformWithBus> {
-  const ports: BusPorts = { port: await freePort(), websocket: await freePort(), leafnode: await freePort(), monitor: await freePort() };
+  // Reserved together with the platform's HTTP port, so no two of them can coincide.
+  const [port, websocket, leafnode, monitor, http] = await freePorts(5);
+  const ports: BusPorts = { port, websocket, leafnode, monitor };
   const busUrl = `nats://127.0.0.1:${ports.port}`;
   // The spec's alias scheme on purpose: hub_leaf_url must come out normalized.
   const env = { PLATFORM_BUS_SERVER_URL: busUrl, PLATFORM_BUS_LEAF_URL: `bus-leaf://127.0.0.1:${ports.leafnode}`, ...options.env };
-  const platform = await startPlatform({ ...options, env });
+  const platform = await startPlatform({ port: http, ...options, env });
   const out = mkdtempSync(join(tmpdir(), "platform-bus-"));
   const exported = await platform.command([
     "bus", "export", "--out", out,

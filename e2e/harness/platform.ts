@@ -15,6 +15,8 @@ export interface PlatformOptions {
   env?: Record<string, string>;
   /** Extra flags for `serve` (for example --config). */
   serveFlags?: string[];
+  /** The HTTP port, when the caller reserved it together with others; a free one otherwise. */
+  port?: number;
   cwd?: string;
 }
 
@@ -50,7 +52,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
   const upserted = await command(["superuser", "upsert", SUPERUSER.email, SUPERUSER.password]);
   if (upserted.code !== 0) throw new Error(`superuser upsert failed: ${upserted.stderr}`);
 
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   let output = "";
   const serve = async () => {

@@ -1,15 +1,29 @@
-import { createServer } from "node:net";
+import { createServer, type Server } from "node:net";
 
-/** A TCP port that was free on the loopback interface a moment ago. */
-export function freePort(): Promise<number> {
+/** `count` distinct TCP ports that were free on the loopback interface a moment ago. */
+export async function freePorts(count: number): Promise<number[]> {
+  // All listeners stay open until every port is taken, so the system cannot hand one out twice.
+  const servers: Server[] = [];
+  try {
+    for (let i = 0; i < count; i++) servers.push(await listen());
+    return servers.map((s) => {
+      const address = s.address();
+      return typeof address === "object" && address ? address.port : 0;
+    });
+  } finally {
+    await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+  }
+}
+
+export async function freePort(): Promise<number> {
+  return (await freePorts(1))[0];
+}
+
+function listen(): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();
     server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
+    server.listen(0, "127.0.0.1", () => resolve(server));
   });
 }
