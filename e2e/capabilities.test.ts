@@ -95,8 +95,13 @@ const ROWS: Row[] = [
     collection: "overlay_ca",
     allowed: { list: [...ALL5, "operator"], view: [...ALL5, "operator"], create: [], update: ["operator"], delete: [] },
     closed: ["create", "delete"],
-    ...seeded("overlay_ca", () => ({ name: "spare" })),
-    updateBody: { name: "ca" },
+    subject: (w) => w.a.overlay_ca,
+    disposable: async (w) => {
+      const spare = await w.su.collection("organizations").create({ name: "Spare", code: unique("spare"), active: true });
+      return w.su.collection("overlay_ca").getFirstListItem(`organization = "${spare.id}"`);
+    },
+    createBody: (w) => ({ organization: org(w), name: "second" }),
+    updateBody: { name: "ca-renamed" },
   },
   {
     collection: "organizations",

@@ -4,8 +4,9 @@ import { recordOf } from "./lib/events";
 import { collectionNames } from "./schema/names";
 import { busEffects, publishAfterCommit } from "./bus/effects";
 import { withBusStatus } from "./bus/enrich";
-import type { WriteAction } from "./lib/effects";
+import { combineEffects, type WriteAction } from "./lib/effects";
 import { journal } from "./observability/journal";
+import { overlayEffects } from "./overlay/effects";
 import { deactivateThing, prepareThing } from "./inventory/things";
 import { prepareInvite } from "./tenancy/invites";
 import { clearActiveOrganization, refuseCrossTenantRelations, refusePlatformOrganizationSuspension } from "./tenancy/invariants";
@@ -68,7 +69,9 @@ export function beforeCreateRequest(e: core.RecordRequestEvent): void {
  */
 export function execute(e: core.RecordEvent, action: WriteAction): void {
   const config = currentConfig();
-  journal(e, action, busEffects(collectionNames(config), config, recordOf(e), action));
+  const n = collectionNames(config);
+  const record = recordOf(e);
+  journal(e, action, combineEffects(busEffects(n, config, record, action), overlayEffects(n, config, record, action)));
 }
 
 /** onRecordAfterCreateSuccess / AfterUpdateSuccess: what must follow the commit (bus publication). */

@@ -63,7 +63,8 @@ export async function seedOrganization(su: PocketBase, organization: RecordModel
   // Provisioned with the organization by the bus service.
   const bus_accounts = await su.collection("bus_accounts").getFirstListItem(`organization = "${org}"`);
   const bus_account_exports = await c("bus_account_exports", { name: "telemetry", subject: "telemetry.>", kind: "stream" });
-  const overlay_ca = await c("overlay_ca", { name: "ca" });
+  // Provisioned with the organization by the overlay (overlay/ca.ts).
+  const overlay_ca = await su.collection("overlay_ca").getFirstListItem(`organization = "${org}"`);
   const overlay_networks = await c("overlay_networks", { name: "net", cidr: "10.42.0.0/16" });
   const overlay_hosts = await c("overlay_hosts", { name: "host", network: overlay_networks.id, overlay_ip: "10.42.0.10", active: true });
   const things = await c("things", {

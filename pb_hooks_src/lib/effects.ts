@@ -9,3 +9,13 @@ export interface WriteEffects {
 }
 
 export type WriteAction = "create" | "update" | "delete";
+
+/** Several domains' effects as one, run in the given order (all inside the same transaction). */
+export function combineEffects(...parts: (WriteEffects | undefined)[]): WriteEffects | undefined {
+  const present = parts.filter((p): p is WriteEffects => p !== undefined);
+  if (present.length <= 1) return present[0];
+  return {
+    before: (tx) => present.forEach((p) => p.before?.(tx)),
+    after: (tx) => present.forEach((p) => p.after?.(tx)),
+  };
+}

@@ -1,0 +1,40 @@
+// The organization's overlay CA (spec 2.1 overlay_ca, 8.3 overlay.*): created with the organization in its
+// write transaction, like the bus account (bus/accounts.ts). A failure fails the organization's save, and
+// a later save retries (creation is skipped while a CA exists). docs/overlay.md.
+import { sha256 } from "@noble/hashes/sha2.js";
+import type { PlatformConfig } from "../config/types";
+import { findFirst } from "../lib/collections";
+import { sidecarCall } from "../lib/sidecar";
+import type { CollectionNames } from "../schema/names";
+import type { Ed25519KeypairResponse, Ed25519SignResponse } from "../../sidecar/protocol";
+import { caDetails } from "./ca-details";
+import { base64Decode, base64Encode, bytesToHex, certificateBytes, ed25519PrivateKeyPem, encodeDetails, fingerprint, pemEncode, BANNERS } from "./cert";
+import { sealOverlaySecret } from "./secrets";
+
+const sha256hex = (data: Uint8Array): string => bytesToHex(sha256(data));
+
+export function caOf(app: CoreApp, n: CollectionNames, organizationId: string): core.Record | undefined {
+  return findFirst(app, n.overlay_ca, "organization = {:org}", { org: organizationId });
+}
+
+/** The organization's CA, created in the caller's transaction unless one exists. */
+export function provisionCa(tx: CoreApp, n: CollectionNames, config: PlatformConfig, organization: core.Record, now = new Date()): core.Record {
+  const existing = caOf(tx, n, organization.id);
+  if (existing) return existing;
+  const key = sidecarCall<Ed25519KeypairResponse>("/v1/ed25519/keypair", {});
+  const publicKey = base64Decode(key.public);
+  const details = caDetails(organization.getString("code"), now, config.overlay.default_ca_validity_years, publicKey);
+  const { signature } = sidecarCall<Ed25519SignResponse>("/v1/ed25519/sign", { seed: key.seed, message: base64Encode(encodeDetails(details)) });
+  const bytes = certificateBytes(details, base64Decode(signature));
+  const ca = new Record(tx.findCollectionByNameOrId(n.overlay_ca));
+  ca.load({
+    organization: organization.id,
+    name: details.name,
+    cert: pemEncode(BANNERS.certificate, bytes),
+    private_key: sealOverlaySecret(ed25519PrivateKeyPem(base64Decode(key.seed), publicKey)),
+    fingerprint: fingerprint(bytes, sha256hex),
+    not_after: new Date(details.notAfter * 1000).toISOString().replace("T", " "),
+  });
+  tx.save(ca);
+  return ca;
+}
