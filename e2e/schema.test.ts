@@ -83,7 +83,10 @@ describe("secret columns", () => {
     expect(user.creds_file).toBe(secrets.bus_users.creds_file);
     expect(user.seed).toBeUndefined();
     const host = await owner.collection("overlay_hosts").getOne(w.a.overlay_hosts.id);
-    expect(host.config_yaml).toBe(secrets.overlay_hosts.config_yaml);
+    // Every write regenerates config_yaml (docs/overlay.md "Hosts and configs"): it embeds the host key inline.
+    const stored = await w.su.collection("overlay_hosts").getOne(w.a.overlay_hosts.id);
+    expect(host.config_yaml).toBe(stored.config_yaml);
+    expect(host.config_yaml).toContain("key:");
     expect(host.private_key).toBeUndefined();
   });
 

@@ -297,6 +297,28 @@ describe("POST /api/org/things: creation", () => {
     });
   });
 
+  it("overlay.mode auto mints a signed host named after the Thing's code and links it", async () => {
+    const created = await as("owner", { name: "auto-host", overlay: { mode: "auto", network_id: world.a.overlay_networks.id, overlay_ip: "10.42.77.5" } });
+    expect(created.status).toBe(200);
+    const thing = await thingRecord(created.body.id as string);
+    const host = await world.su.collection("overlay_hosts").getOne(thing.overlay_host);
+    expect(host).toMatchObject({ organization: world.a.organization.id, network: world.a.overlay_networks.id, name: created.body.code, overlay_ip: "10.42.77.5", active: true });
+    expect(host.cert).toContain("-----BEGIN NEBULA CERTIFICATE-----");
+    expect(host.config_yaml).toContain("NEBULA X25519 PRIVATE KEY");
+  });
+
+  it.each([
+    ["another organization's network", () => ({ network_id: world.b.overlay_networks.id, overlay_ip: "10.42.78.5" }), "overlay.network_id does not name a record of the organization"],
+    ["an address outside the network", () => ({ network_id: world.a.overlay_networks.id, overlay_ip: "10.43.0.5" }), "overlay.overlay_ip 10.43.0.5 is outside the network 10.42.0.0/16"],
+    ["an address in use", () => ({ network_id: world.a.overlay_networks.id, overlay_ip: "10.42.0.10" }), "overlay.overlay_ip 10.42.0.10 is already used in the network"],
+    ["no network", () => ({ overlay_ip: "10.42.78.6" }), "overlay.network_id is required for overlay.mode auto"],
+  ])("overlay.mode auto with %s answers 400 and creates nothing, bus user included", async (_label, overlay, message) => {
+    await writesNothing(async () => {
+      const answer = await as("owner", { name: "half", bus: { mode: "auto" }, overlay: { mode: "auto", ...overlay() } });
+      expect(answer).toEqual({ status: 400, body: routeError(400, message) });
+    });
+  });
+
   it("bus.mode auto with another organization's role answers 400 and creates nothing", async () => {
     await writesNothing(async () => {
       expect(await as("owner", { name: "auto", bus: { mode: "auto", role_id: world.b.bus_roles.id } })).toEqual({

@@ -10,6 +10,9 @@ import { authorizeThingRequest, parseThingRequest, type ThingRequest } from "./r
 import { codeTaken, prepareThing } from "./things";
 import { attribute } from "../observability/actor";
 import { mintBusUser } from "../bus/things";
+import { caOf } from "../overlay/ca";
+import { HostError } from "../overlay/host-details";
+import { placeHost } from "../overlay/hosts";
 
 export interface CreatedThing {
   id: string;
@@ -64,7 +67,12 @@ function linkIdentities(tx: CoreApp, n: CollectionNames, thing: core.Record, req
     requireOwned(tx, n.bus_users, request.bus.user_id, organization, "bus.user_id");
     thing.set("bus_user", request.bus.user_id);
   }
-  if (request.overlay.mode === "auto") throw badRequest("no overlay certificate authority for the organization");
+  if (request.overlay.mode === "auto") {
+    const host = mintOverlayHost(tx, n, organization, request.overlay.network_id, request.overlay.overlay_ip, thing.getString("code"));
+    attribute(host, caller.user);
+    saveHost(tx, host);
+    thing.set("overlay_host", host.id);
+  }
   if (request.overlay.mode === "link") {
     if (!request.overlay.host_id) throw badRequest("overlay.host_id is required for overlay.mode link");
     requireOwned(tx, n.overlay_hosts, request.overlay.host_id, organization, "overlay.host_id");
@@ -78,5 +86,36 @@ function requireOwned(tx: CoreApp, collection: string, id: string, organization:
   const record = findRecord(tx, collection, id);
   if (!record || record.getString("organization") !== organization.id) {
     throw badRequest(`${path} does not name a record of the organization`);
+  }
+}
+
+/**
+ * overlay.mode auto: a host named after the Thing's code. The checks the host's own hooks make are made here
+ * first, so their refusals reach the caller as this route's 400s; the save then signs (overlay/hosts.ts).
+ */
+function mintOverlayHost(tx: CoreApp, n: CollectionNames, organization: core.Record, networkId: string, overlayIp: string, code: string): core.Record {
+  if (!networkId) throw badRequest("overlay.network_id is required for overlay.mode auto");
+  if (!overlayIp) throw badRequest("overlay.overlay_ip is required for overlay.mode auto");
+  if (!caOf(tx, n, organization.id)) throw badRequest("no overlay certificate authority for the organization");
+  const network = findRecord(tx, n.overlay_networks, networkId);
+  if (!network || network.getString("organization") !== organization.id) throw badRequest("overlay.network_id does not name a record of the organization");
+  try {
+    placeHost(tx, n, organization.id, networkId, overlayIp);
+  } catch (err) {
+    if (err instanceof HostError) throw badRequest(err.message.startsWith("overlay_ip") ? `overlay.${err.message}` : err.message);
+    throw err;
+  }
+  const host = new Record(tx.findCollectionByNameOrId(n.overlay_hosts));
+  host.load({ organization: organization.id, network: networkId, name: code, overlay_ip: overlayIp, groups: [], active: true });
+  return host;
+}
+
+/** A refusal from the host's hooks crosses Go and loses its class: answered as a 400 with its message. */
+function saveHost(tx: CoreApp, host: core.Record): void {
+  try {
+    tx.save(host);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    throw badRequest(`overlay host: ${message}`);
   }
 }

@@ -48,6 +48,9 @@ export function overlayCollections(n: CollectionNames): CollectionSpec[] {
       { type: "text", name: "overlay_ip", required: true, max: 64 },
       { type: "json", name: "groups" },
       { type: "bool", name: "active" },
+      // A lighthouse of its network; the others' configs point at it through public_endpoint ("ip:port").
+      { type: "bool", name: "is_lighthouse" },
+      { type: "text", name: "public_endpoint", max: 300 },
       { type: "text", name: "cert", max: LARGE_TEXT },
       { type: "text", name: "private_key", hidden: true, max: LARGE_TEXT },
       { type: "text", name: "fingerprint" },

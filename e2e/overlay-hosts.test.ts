@@ -1,0 +1,118 @@
+// overlay_hosts issuance (spec 2.1 overlay rows; docs/overlay.md "Hosts and configs"), judged by the pinned
+// bin/nebula-cert (chain, fields) and bin/nebula -test (the config runs as is).
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { ClientResponseError } from "pocketbase";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useWorld } from "./harness/world";
+
+const NEBULA_CERT = resolve(__dirname, "../bin/nebula-cert");
+const NEBULA = resolve(__dirname, "../bin/nebula");
+
+let dir = "";
+beforeAll(() => {
+  for (const bin of [NEBULA_CERT, NEBULA]) if (!existsSync(bin)) throw new Error(`${bin} is missing: run \`make binaries\``);
+  dir = mkdtempSync(join(tmpdir(), "overlay-hosts-"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function run(bin: string, args: string[]): { code: number | null; out: string } {
+  const r = spawnSync(bin, args, { encoding: "utf8", timeout: 15_000 });
+  return { code: r.status, out: r.stdout + r.stderr };
+}
+
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+async function refusal(call: Promise<unknown>): Promise<{ status: number; message: string }> {
+  try {
+    await call;
+  } catch (err) {
+    if (err instanceof ClientResponseError) return { status: err.status, message: err.response.message as string };
+    throw err;
+  }
+  return { status: 200, message: "" };
+}
+
+describe("overlay hosts", () => {
+  const { world: w } = useWorld();
+
+  it("an owner's host is signed by the organization's CA and its config runs as is", async () => {
+    const owner = await w.client("owner");
+    const host = await owner.collection("overlay_hosts").create({
+      organization: w.a.organization.id,
+      network: w.a.overlay_networks.id,
+      name: "edge-1",
+      overlay_ip: "10.42.0.5",
+      groups: ["servers", "edge"],
+      active: true,
+    });
+    expect(host.private_key).toBeUndefined();
+    const stored = await w.su.collection("overlay_hosts").getOne(host.id);
+    const ca = await w.su.collection("overlay_ca").getOne(w.a.overlay_ca.id);
+    const caPath = file("ca.crt", ca.cert);
+    const crtPath = file("host.crt", stored.cert);
+    const verified = run(NEBULA_CERT, ["verify", "-ca", caPath, "-crt", crtPath]);
+    expect(verified.code, verified.out).toBe(0);
+
+    const printed = run(NEBULA_CERT, ["print", "-json", "-path", crtPath]);
+    expect(printed.code, printed.out).toBe(0);
+    const parsed = JSON.parse(printed.out);
+    const cert = Array.isArray(parsed) ? parsed[0] : parsed;
+    expect(cert.details.name).toBe("edge-1");
+    expect(cert.details.networks).toEqual(["10.42.0.5/16"]);
+    expect([...cert.details.groups].sort()).toEqual(["edge", "servers"]);
+    expect(cert.details.isCa).toBe(false);
+    expect(cert.details.issuer).toBe(ca.fingerprint);
+    expect(Date.parse(cert.details.notAfter)).toBeLessThanOrEqual(Date.parse(ca.not_after.replace(" ", "T")) + 1000);
+    expect(cert.fingerprint).toBe(stored.fingerprint);
+    expect(stored.private_key).toContain("NEBULA X25519 PRIVATE KEY");
+
+    expect(host.config_yaml).toContain("NEBULA X25519 PRIVATE KEY");
+    const tested = run(NEBULA, ["-test", "-config", file("config.yml", host.config_yaml)]);
+    expect(tested.code, tested.out).toBe(0);
+  });
+
+  it("a lighthouse with a public endpoint appears in the other hosts' configs", async () => {
+    const su = w.su;
+    await su.collection("overlay_hosts").create({
+      organization: w.a.organization.id, network: w.a.overlay_networks.id, name: "lh", overlay_ip: "10.42.0.1",
+      active: true, is_lighthouse: true, public_endpoint: "198.51.100.7:4242",
+    });
+    const host = await su.collection("overlay_hosts").create({
+      organization: w.a.organization.id, network: w.a.overlay_networks.id, name: "edge-2", overlay_ip: "10.42.0.6", active: true,
+    });
+    expect(host.config_yaml).toContain("198.51.100.7:4242");
+    const tested = run(NEBULA, ["-test", "-config", file("config2.yml", host.config_yaml)]);
+    expect(tested.code, tested.out).toBe(0);
+  });
+
+  it("re-signs when a certificate field changes, only regenerates the config otherwise", async () => {
+    const host = await w.su.collection("overlay_hosts").create({
+      organization: w.a.organization.id, network: w.a.overlay_networks.id, name: "edge-3", overlay_ip: "10.42.0.7", active: true,
+    });
+    const renamed = await w.su.collection("overlay_hosts").update(host.id, { name: "edge-3b" });
+    expect(renamed.fingerprint).not.toBe(host.fingerprint);
+    const toggled = await w.su.collection("overlay_hosts").update(host.id, { public_endpoint: "198.51.100.9:4242" });
+    expect(toggled.fingerprint).toBe(renamed.fingerprint);
+    expect(toggled.cert).toBe(renamed.cert);
+  });
+
+  it("refuses an address outside the network, and one already used in it", async () => {
+    const owner = await w.client("owner");
+    const body = { organization: w.a.organization.id, network: w.a.overlay_networks.id, name: "bad", active: true };
+    const outside = await refusal(owner.collection("overlay_hosts").create({ ...body, overlay_ip: "10.43.0.5" }));
+    expect(outside.status).toBe(400);
+    expect(outside.message).toMatch(/outside the network 10\.42\.0\.0\/16/);
+    const duplicate = await refusal(owner.collection("overlay_hosts").create({ ...body, overlay_ip: "10.42.0.10" }));
+    expect(duplicate.status).toBe(400);
+    expect(duplicate.message).toMatch(/already used in the network/);
+    const broadcast = await refusal(owner.collection("overlay_hosts").create({ ...body, overlay_ip: "10.42.255.255" }));
+    expect(broadcast.status).toBe(400);
+  });
+});

@@ -1,0 +1,111 @@
+// overlay_hosts issuance for every writer (spec 2.1 overlay rows; docs/overlay.md "Hosts and configs"): placement
+// checks, an X25519 key pair from the sidecar, a host certificate signed with the organization's CA, and
+// config_yaml. Runs in the write's transaction (overlay/effects.ts), before the row is written.
+import { sha256 } from "@noble/hashes/sha2.js";
+import { findAll, findFirst, findRecord } from "../lib/collections";
+import { sidecarCall } from "../lib/sidecar";
+import type { CollectionNames } from "../schema/names";
+import type { Ed25519SignResponse, X25519Response } from "../../sidecar/protocol";
+import { caOf } from "./ca";
+import {
+  BANNERS,
+  base64Decode,
+  base64Encode,
+  bytesToHex,
+  certificateBytes,
+  certificateFromPem,
+  encodeDetails,
+  fingerprint,
+  keyFromPem,
+  pemEncode,
+  x25519PrivateKeyPem,
+} from "./cert";
+import { hostConfigYaml, type Lighthouse } from "./host-config";
+import { HostError, hostDetails, hostGroups, hostNetwork } from "./host-details";
+import { sealOverlaySecret, unsealOverlaySecret } from "./secrets";
+
+const sha256hex = (data: Uint8Array): string => bytesToHex(sha256(data));
+
+/** Fields a certificate carries: changing one re-signs. */
+const CERTIFICATE_FIELDS = ["name", "overlay_ip", "groups", "network"];
+
+export interface Placement {
+  network: core.Record;
+  /** The certificate's network, "10.42.0.5/16". */
+  hostNetwork: string;
+}
+
+/**
+ * The network must be the organization's, the IP inside its CIDR and free in it. Throws HostError.
+ */
+export function placeHost(tx: CoreApp, n: CollectionNames, organizationId: string, networkId: string, overlayIp: string, selfId = ""): Placement {
+  const network = networkId ? findRecord(tx, n.overlay_networks, networkId) : undefined;
+  if (!network || network.getString("organization") !== organizationId) throw new HostError("network does not name an overlay network of the organization");
+  const placed = hostNetwork(network.getString("cidr"), overlayIp);
+  const taken = findFirst(tx, n.overlay_hosts, "network = {:network} && overlay_ip = {:ip} && id != {:self}", {
+    network: network.id,
+    ip: overlayIp,
+    self: selfId,
+  });
+  if (taken) throw new HostError(`overlay_ip ${overlayIp} is already used in the network`);
+  return { network, hostNetwork: placed };
+}
+
+/** The `before` effect of an overlay_hosts create or update. HostError becomes a 400. */
+export function prepareHost(tx: CoreApp, n: CollectionNames, host: core.Record, action: "create" | "update", now = new Date()): void {
+  try {
+    const original = action === "update" ? host.original() : undefined;
+    const changed = !original || !host.getString("cert") || CERTIFICATE_FIELDS.some((f) => toString(original.get(f)) !== toString(host.get(f)));
+    const ca = caOf(tx, n, host.getString("organization"));
+    if (!ca || !ca.getString("cert")) throw new HostError("no overlay certificate authority for the organization");
+    if (changed) signHost(tx, n, host, ca, now);
+    host.set("config_yaml", configOf(tx, n, host, ca));
+  } catch (err) {
+    if (err instanceof HostError) throw new BadRequestError(err.message);
+    throw err;
+  }
+}
+
+function signHost(tx: CoreApp, n: CollectionNames, host: core.Record, ca: core.Record, now: Date): void {
+  const placement = placeHost(tx, n, host.getString("organization"), host.getString("network"), host.getString("overlay_ip"), host.id);
+  const raw = toString(host.get("groups"));
+  const groups = hostGroups(raw ? JSON.parse(raw) : null);
+  const caCert = certificateFromPem(ca.getString("cert"));
+  const [pair] = sidecarCall<X25519Response>("/v1/x25519", { count: 1 });
+  const details = hostDetails({
+    name: host.getString("name"),
+    network: placement.hostNetwork,
+    groups,
+    now,
+    caNotAfter: caCert.details.notAfter,
+    caFingerprint: ca.getString("fingerprint"),
+    publicKey: base64Decode(pair.public),
+  });
+  const caKey = keyFromPem(unsealOverlaySecret(ca.getString("private_key"), "the overlay CA key"), BANNERS.ed25519PrivateKey);
+  const { signature } = sidecarCall<Ed25519SignResponse>("/v1/ed25519/sign", {
+    seed: base64Encode(caKey.subarray(0, 32)),
+    message: base64Encode(encodeDetails(details)),
+  });
+  const bytes = certificateBytes(details, base64Decode(signature));
+  host.set("cert", pemEncode(BANNERS.certificate, bytes));
+  host.set("private_key", sealOverlaySecret(x25519PrivateKeyPem(base64Decode(pair.private))));
+  host.set("fingerprint", fingerprint(bytes, sha256hex));
+  host.set("not_after", new Date(details.notAfter * 1000).toISOString().replace("T", " "));
+}
+
+function configOf(tx: CoreApp, n: CollectionNames, host: core.Record, ca: core.Record): string {
+  const lighthouses: Lighthouse[] = findAll(
+    tx,
+    n.overlay_hosts,
+    "network = {:network} && is_lighthouse = true && active = true && public_endpoint != '' && id != {:self}",
+    { network: host.getString("network"), self: host.id },
+    "overlay_ip",
+  ).map((r) => ({ overlayIp: r.getString("overlay_ip"), publicEndpoint: r.getString("public_endpoint") }));
+  return hostConfigYaml({
+    caPem: ca.getString("cert"),
+    certPem: host.getString("cert"),
+    keyPem: unsealOverlaySecret(host.getString("private_key"), "the overlay host key"),
+    isLighthouse: host.getBool("is_lighthouse"),
+    lighthouses,
+  });
+}
