@@ -49,6 +49,11 @@ try {
   if (!made.bus_user && !(await su.collection("things").getOne(made.id)).bus_user) throw new Error("bus.mode auto created no bus user");
   report("POST /api/org/things, bus.mode auto, as an owner", await measure(THING_SAMPLES, THING_WARMUP, (i) => createThing({ name: `bus ${i}`, bus: { mode: "auto" } })));
   report("POST /api/org/things, no identity, as an owner", await measure(THING_SAMPLES, THING_WARMUP, (i) => createThing({ name: `plain ${i}` })));
+  // Both identities (overlay issue's goal: p50 <= 25 ms): a bus user and an overlay host signed by the CA.
+  const network = await su.collection("overlay_networks").create({ organization: org.id, name: "bench", cidr: "10.64.0.0/16" });
+  const hostIp = (i: number) => `10.64.${1 + Math.floor(i / 250)}.${1 + (i % 250)}`;
+  report("POST /api/org/things, bus.mode auto + overlay.mode auto, as an owner", await measure(THING_SAMPLES, THING_WARMUP, (i) =>
+    createThing({ name: `both ${i}`, bus: { mode: "auto" }, overlay: { mode: "auto", network_id: network.id, overlay_ip: hostIp(i) } })));
 
   // 2. Organization provisioning: account, default role, claim published and confirmed.
   const createOrg = (who: PocketBase, i: number) => who.collection("organizations").create({ name: `Provisioned ${i}`, code: unique("bench-org"), active: true });
