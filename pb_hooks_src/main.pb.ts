@@ -167,6 +167,10 @@ routerAdd("POST", "/api/org/bus-account/keys", (e) => {
   (require(`${__hooks}/lib/platform.js`) as Platform).bus.signingKeysRoute(e);
 }, $apis.requireAuth("users"));
 
+routerAdd("GET", "/api/org/overlay/cert-audit", (e) => {
+  (require(`${__hooks}/lib/platform.js`) as Platform).routes.certAudit(e);
+}, $apis.requireAuth("users"));
+
 routerAdd("GET", "/branding/{path...}", (e) => {
   (require(`${__hooks}/lib/platform.js`) as Platform).routes.branding(e);
 });

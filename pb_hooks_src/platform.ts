@@ -5,6 +5,7 @@ import { applyPlatformSchema, removePlatformSchema } from "./schema/apply";
 import { collectionNames } from "./schema/names";
 import { brandingRoute } from "./branding/route";
 import { createThingRoute } from "./inventory/routes";
+import { certAuditRoute } from "./overlay/routes";
 import { acceptInviteRoute, clientConfigRoute } from "./tenancy/routes";
 import { startEmbedded, stopEmbedded } from "./bus/embedded";
 
@@ -24,6 +25,7 @@ export const routes = {
   acceptInvite: acceptInviteRoute,
   createThing: createThingRoute,
   branding: brandingRoute,
+  certAudit: certAuditRoute,
 };
 
 export * as bus from "./bus/platform";

@@ -18,6 +18,8 @@ export function overlayCollections(n: CollectionNames): CollectionSpec[] {
       { type: "text", name: "private_key", hidden: true, max: LARGE_TEXT },
       { type: "text", name: "fingerprint" },
       { type: "date", name: "not_after" },
+      // Fingerprints of host certificates revoked for good (deactivations, docs/overlay.md "Deactivation").
+      { type: "json", name: "revoked_fingerprints" },
       ...TIMESTAMPS,
     ],
     indexes: [],

@@ -3,14 +3,37 @@ import type { PlatformConfig } from "../config/types";
 import type { WriteAction, WriteEffects } from "../lib/effects";
 import type { CollectionNames } from "../schema/names";
 import { provisionCa } from "./ca";
-import { prepareHost } from "./hosts";
+import { findRecord } from "../lib/collections";
+import { prepareHost, refreshPeers } from "./hosts";
 
 export function overlayEffects(n: CollectionNames, config: PlatformConfig, record: core.Record, action: WriteAction): WriteEffects | undefined {
   if (record.collection().name === n.organizations && action !== "delete") {
     return { after: (tx) => void provisionCa(tx, n, config, record) };
   }
-  if (record.collection().name === n.overlay_hosts && action !== "delete") {
+  if (record.collection().name === n.overlay_hosts && action === "create") {
     return { before: (tx) => prepareHost(tx, n, record, action) };
   }
+  if (record.collection().name === n.overlay_hosts && action === "update") {
+    // A change of `active` puts the host's fingerprint on (or, with a new certificate, takes it off) every
+    // other host's blocklist (spec 3.2): their configs are regenerated in the same transaction.
+    const activeChanged = record.original().getBool("active") !== record.getBool("active");
+    return {
+      before: (tx) => prepareHost(tx, n, record, action),
+      after: (tx) => activeChanged && refreshPeers(tx, n, record),
+    };
+  }
+  if (record.collection().name === n.things && action === "update") {
+    return { after: (tx) => cascadeThingActive(tx, n, record) };
+  }
   return undefined;
+}
+
+/** things.active cascades onto the linked overlay host (spec 3.2 item 4), like the bus's cascade. */
+function cascadeThingActive(tx: CoreApp, n: CollectionNames, thing: core.Record): void {
+  const active = thing.getBool("active");
+  if (thing.original().getBool("active") === active) return;
+  const host = thing.getString("overlay_host") ? findRecord(tx, n.overlay_hosts, thing.getString("overlay_host")) : undefined;
+  if (!host || host.getBool("active") === active) return;
+  host.set("active", active);
+  tx.save(host);
 }

@@ -73,6 +73,8 @@ export interface HostConfigInput {
   isLighthouse: boolean;
   /** The network's other lighthouses with a public endpoint. */
   lighthouses: Lighthouse[];
+  /** Fingerprints of revoked certificates (pki.blocklist); absent means none. */
+  blocklist?: string[];
   listenPort?: number;
   tunDev?: string;
 }
@@ -85,7 +87,7 @@ export function hostConfig(input: HostConfigInput): { [key: string]: Yaml } {
   const staticHostMap: { [key: string]: Yaml } = {};
   for (const l of lighthouses) staticHostMap[l.overlayIp] = [l.publicEndpoint];
   return {
-    pki: { ca: input.caPem, cert: input.certPem, key: input.keyPem, blocklist: [] },
+    pki: { ca: input.caPem, cert: input.certPem, key: input.keyPem, blocklist: input.blocklist ?? [] },
     static_host_map: staticHostMap,
     lighthouse: { am_lighthouse: input.isLighthouse, interval: 60, hosts: lighthouses.map((l) => l.overlayIp) },
     listen: { host: "0.0.0.0", port: input.listenPort ?? DEFAULT_LISTEN_PORT },

@@ -1,0 +1,48 @@
+// HTTP glue of the overlay routes (spec 4.2 GET /api/org/overlay/cert-audit; docs/overlay.md "cert-audit").
+import { currentConfig } from "../config/runtime";
+import { findAll, findRecord } from "../lib/collections";
+import { forbidden } from "../lib/errors";
+import { respond } from "../lib/request";
+import { MANAGERS } from "../lib/roles";
+import type { CollectionNames } from "../schema/names";
+import { collectionNames } from "../schema/names";
+import { activeMembership } from "../tenancy/active";
+import { certificateStale } from "./audit";
+import { certificateFromPem } from "./cert";
+
+/** GET /api/org/overlay/cert-audit (owner/admin) */
+export function certAuditRoute(e: core.RequestEvent): void {
+  respond(e, () => {
+    const n = collectionNames(currentConfig());
+    const caller = activeMembership(e.app, n, e.auth);
+    if (!MANAGERS.includes(caller.role)) throw forbidden("the certificate audit needs the owner or admin role");
+    e.response.header().set("Cache-Control", "no-store");
+    return { status: 200, body: { stale: staleHosts(e.app, n, caller.organization.id) } };
+  });
+}
+
+/**
+ * Active hosts of the organization whose certificate's network no longer matches their network. A host
+ * whose certificate or network cannot be read is left out; nothing is re-signed.
+ */
+export function staleHosts(app: CoreApp, n: CollectionNames, organizationId: string): string[] {
+  const stale: string[] = [];
+  const cidrs: Record<string, string | undefined> = {};
+  for (const host of findAll(app, n.overlay_hosts, "organization = {:org} && active = true", { org: organizationId })) {
+    const networkId = host.getString("network");
+    if (!(networkId in cidrs)) {
+      const network = findRecord(app, n.overlay_networks, networkId);
+      cidrs[networkId] = network && network.getString("organization") === organizationId ? network.getString("cidr") : undefined;
+    }
+    const cidr = cidrs[networkId];
+    if (cidr === undefined) continue;
+    let networks: string[];
+    try {
+      networks = certificateFromPem(host.getString("cert")).details.networks;
+    } catch {
+      continue;
+    }
+    if (certificateStale(networks, cidr, host.getString("overlay_ip")) === true) stale.push(host.id);
+  }
+  return stale;
+}
