@@ -1,35 +1,13 @@
 // The overlay deactivation cascade (spec 3.2 things.active item 4) and GET /api/org/overlay/cert-audit
 // (spec 4.2), judged by js-yaml, bin/nebula -test and bin/nebula-cert; docs/overlay.md "Deactivation", "cert-audit".
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { readFileSync } from "node:fs";
 import yaml from "js-yaml";
 import type PocketBase from "pocketbase";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { NEBULA, NEBULA_CERT, useNebulaWorkspace } from "./harness/nebula";
 import { statusOf, useWorld } from "./harness/world";
 
-const NEBULA_CERT = resolve(__dirname, "../bin/nebula-cert");
-const NEBULA = resolve(__dirname, "../bin/nebula");
-
-let dir = "";
-let counter = 0;
-beforeAll(() => {
-  for (const bin of [NEBULA_CERT, NEBULA]) if (!existsSync(bin)) throw new Error(`${bin} is missing: run \`make binaries\``);
-  dir = mkdtempSync(join(tmpdir(), "overlay-audit-"));
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function run(bin: string, args: string[]): { code: number | null; out: string } {
-  const r = spawnSync(bin, args, { encoding: "utf8", timeout: 15_000 });
-  return { code: r.status, out: r.stdout + r.stderr };
-}
-
-function file(name: string, text: string): string {
-  const path = join(dir, `${counter++}-${name}`);
-  writeFileSync(path, text);
-  return path;
-}
+const { run, file, path } = useNebulaWorkspace("overlay-audit-");
 
 const blocklistOf = (configYaml: string): string[] => (yaml.load(configYaml) as { pki: { blocklist: string[] } }).pki.blocklist;
 
@@ -117,8 +95,8 @@ describe("overlay deactivation and cert-audit", () => {
     const caCrt = file("ca.crt", ca.cert);
     const caKey = file("ca.key", ca.private_key);
     for (const [id, ip] of [[narrow.id, "10.42.0.7"], [narrowOff.id, "10.42.0.8"]]) {
-      const crt = join(dir, `${counter++}-narrow.crt`);
-      const signed = run(NEBULA_CERT, ["sign", "-ca-crt", caCrt, "-ca-key", caKey, "-name", "narrow", "-networks", `${ip}/32`, "-out-crt", crt, "-out-key", join(dir, `${counter++}-narrow.key`)]);
+      const crt = path("narrow.crt");
+      const signed = run(NEBULA_CERT, ["sign", "-ca-crt", caCrt, "-ca-key", caKey, "-name", "narrow", "-networks", `${ip}/32`, "-out-crt", crt, "-out-key", path("narrow.key")]);
       expect(signed.code, signed.out).toBe(0);
       await w.su.collection("overlay_hosts").update(id, { cert: readFileSync(crt, "utf8") });
     }

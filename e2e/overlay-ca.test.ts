@@ -1,36 +1,18 @@
 // The overlay CA per organization (spec 2.1 overlay_ca, 8.3 overlay.*; docs/overlay.md): provisioned with
 // the organization, judged by the pinned bin/nebula-cert.
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { readFileSync } from "node:fs";
 import type PocketBase from "pocketbase";
 import type { RecordModel } from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPlatform, type Platform } from "./harness/platform";
+import { NEBULA_CERT, useNebulaWorkspace } from "./harness/nebula";
 import { createOrganization, useWorld } from "./harness/world";
 
-const NEBULA_CERT = resolve(__dirname, "../bin/nebula-cert");
 const YEAR_MS = 365.25 * 86400_000;
 const DAY_MS = 86400_000;
 
-let dir = "";
-beforeAll(() => {
-  if (!existsSync(NEBULA_CERT)) throw new Error(`${NEBULA_CERT} is missing: run \`make binaries\` (pinned nebula v1.11.1)`);
-  dir = mkdtempSync(join(tmpdir(), "overlay-ca-"));
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function run(args: string[]): { code: number | null; out: string } {
-  const r = spawnSync(NEBULA_CERT, args, { encoding: "utf8", timeout: 10_000 });
-  return { code: r.status, out: r.stdout + r.stderr };
-}
-
-function file(name: string, text: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-}
+const { run: runBinary, file, path } = useNebulaWorkspace("overlay-ca-");
+const run = (args: string[]) => runBinary(NEBULA_CERT, args);
 
 interface Printed {
   fingerprint: string;
@@ -80,8 +62,8 @@ describe("overlay CA with the default configuration", () => {
     const ca = w.a.overlay_ca;
     const caCrt = file("a-ca.crt", ca.cert);
     const caKey = file("a-ca.key", ca.private_key);
-    const hostCrt = join(dir, "host.crt");
-    const signed = run(["sign", "-ca-crt", caCrt, "-ca-key", caKey, "-name", "host-1", "-networks", "10.42.0.9/16", "-out-crt", hostCrt, "-out-key", join(dir, "host.key")]);
+    const hostCrt = path("host.crt");
+    const signed = run(["sign", "-ca-crt", caCrt, "-ca-key", caKey, "-name", "host-1", "-networks", "10.42.0.9/16", "-out-crt", hostCrt, "-out-key", path("host.key")]);
     expect(signed.code, signed.out).toBe(0);
     const verified = run(["verify", "-ca", caCrt, "-crt", hostCrt]);
     expect(verified.code, verified.out).toBe(0);

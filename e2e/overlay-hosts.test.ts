@@ -1,33 +1,12 @@
 // overlay_hosts issuance (spec 2.1 overlay rows; docs/overlay.md "Hosts and configs"), judged by the pinned
 // bin/nebula-cert (chain, fields) and bin/nebula -test (the config runs as is).
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
 import { ClientResponseError } from "pocketbase";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { NEBULA, NEBULA_CERT, useNebulaWorkspace } from "./harness/nebula";
 import { useWorld } from "./harness/world";
 
-const NEBULA_CERT = resolve(__dirname, "../bin/nebula-cert");
-const NEBULA = resolve(__dirname, "../bin/nebula");
 
-let dir = "";
-beforeAll(() => {
-  for (const bin of [NEBULA_CERT, NEBULA]) if (!existsSync(bin)) throw new Error(`${bin} is missing: run \`make binaries\``);
-  dir = mkdtempSync(join(tmpdir(), "overlay-hosts-"));
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function run(bin: string, args: string[]): { code: number | null; out: string } {
-  const r = spawnSync(bin, args, { encoding: "utf8", timeout: 15_000 });
-  return { code: r.status, out: r.stdout + r.stderr };
-}
-
-function file(name: string, text: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-}
+const { run, file } = useNebulaWorkspace("overlay-hosts-");
 
 async function refusal(call: Promise<unknown>): Promise<{ status: number; message: string }> {
   try {
