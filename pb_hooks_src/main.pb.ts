@@ -171,6 +171,10 @@ routerAdd("GET", "/api/org/overlay/cert-audit", (e) => {
   (require(`${__hooks}/lib/platform.js`) as Platform).routes.certAudit(e);
 }, $apis.requireAuth("users"));
 
+routerAdd("POST", "/api/org/overlay-ca/rotate", (e) => {
+  (require(`${__hooks}/lib/platform.js`) as Platform).routes.rotateOverlayCa(e);
+}, $apis.requireAuth("users"));
+
 routerAdd("GET", "/branding/{path...}", (e) => {
   (require(`${__hooks}/lib/platform.js`) as Platform).routes.branding(e);
 });

@@ -5,7 +5,7 @@ import { applyPlatformSchema, removePlatformSchema } from "./schema/apply";
 import { collectionNames } from "./schema/names";
 import { brandingRoute } from "./branding/route";
 import { createThingRoute } from "./inventory/routes";
-import { certAuditRoute } from "./overlay/routes";
+import { certAuditRoute, rotateCaRoute } from "./overlay/routes";
 import { acceptInviteRoute, clientConfigRoute } from "./tenancy/routes";
 import { startEmbedded, stopEmbedded } from "./bus/embedded";
 
@@ -26,6 +26,7 @@ export const routes = {
   createThing: createThingRoute,
   branding: brandingRoute,
   certAudit: certAuditRoute,
+  rotateOverlayCa: rotateCaRoute,
 };
 
 export * as bus from "./bus/platform";

@@ -20,6 +20,15 @@ export function overlayCollections(n: CollectionNames): CollectionSpec[] {
       { type: "date", name: "not_after" },
       // Fingerprints of host certificates revoked for good (deactivations, docs/overlay.md "Deactivation").
       { type: "json", name: "revoked_fingerprints" },
+      // CA rotation (POST /api/org/overlay-ca/rotate, docs/overlay.md "CA rotation"): the incoming CA while
+      // prepared, the outgoing one while committed; rotation empty when none is under way.
+      { type: "select", name: "rotation", values: ["prepared", "committed"] },
+      { type: "text", name: "next_cert", max: LARGE_TEXT },
+      { type: "text", name: "next_private_key", hidden: true, max: LARGE_TEXT },
+      { type: "text", name: "next_fingerprint" },
+      { type: "date", name: "next_not_after" },
+      { type: "text", name: "previous_cert", max: LARGE_TEXT },
+      { type: "text", name: "previous_fingerprint" },
       ...TIMESTAMPS,
     ],
     indexes: [],

@@ -7,7 +7,7 @@ import { sidecarCall } from "../lib/sidecar";
 import type { CollectionNames } from "../schema/names";
 import type { Ed25519SignResponse, X25519Response } from "../../sidecar/protocol";
 import { blocklist, revokedList, withRevoked } from "./audit";
-import { caOf } from "./ca";
+import { caOf, trustedCaPem } from "./ca";
 import {
   BANNERS,
   base64Decode,
@@ -107,7 +107,7 @@ function configOf(tx: CoreApp, n: CollectionNames, host: core.Record, ca: core.R
     "overlay_ip",
   ).map((r) => ({ overlayIp: r.getString("overlay_ip"), publicEndpoint: r.getString("public_endpoint") }));
   return hostConfigYaml({
-    caPem: ca.getString("cert"),
+    caPem: trustedCaPem(ca),
     certPem: host.getString("cert"),
     keyPem: unsealOverlaySecret(host.getString("private_key"), "the overlay host key"),
     isLighthouse: host.getBool("is_lighthouse"),

@@ -1,14 +1,30 @@
-// HTTP glue of the overlay routes (spec 4.2 GET /api/org/overlay/cert-audit; docs/overlay.md "cert-audit").
+// HTTP glue of the overlay routes (spec 4.2 GET /api/org/overlay/cert-audit, POST /api/org/overlay-ca/rotate;
+// docs/overlay.md "cert-audit", "CA rotation").
 import { currentConfig } from "../config/runtime";
 import { findAll, findRecord } from "../lib/collections";
 import { forbidden } from "../lib/errors";
-import { respond } from "../lib/request";
+import { oneOfStrings, requiredString } from "../lib/body";
+import { readJsonObject, respond } from "../lib/request";
 import { MANAGERS } from "../lib/roles";
 import type { CollectionNames } from "../schema/names";
 import { collectionNames } from "../schema/names";
 import { activeMembership } from "../tenancy/active";
 import { certificateStale } from "./audit";
 import { certificateFromPem } from "./cert";
+import { rotateOverlayCa, ROTATION_STEPS } from "./rotation";
+
+/** POST /api/org/overlay-ca/rotate (owner/admin): `{step}`; a refused transition's message verbatim on a 400. */
+export function rotateCaRoute(e: core.RequestEvent): void {
+  respond(e, () => {
+    const config = currentConfig();
+    const n = collectionNames(config);
+    const body = readJsonObject(e);
+    const caller = activeMembership(e.app, n, e.auth);
+    if (!MANAGERS.includes(caller.role)) throw forbidden("rolling the overlay CA needs the owner or admin role");
+    const step = oneOfStrings(requiredString(body, "step"), ROTATION_STEPS, "step");
+    return { status: 200, body: rotateOverlayCa(e.app, n, config, caller, step) };
+  });
+}
 
 /** GET /api/org/overlay/cert-audit (owner/admin) */
 export function certAuditRoute(e: core.RequestEvent): void {

@@ -1,0 +1,107 @@
+// POST /api/org/overlay-ca/rotate (spec 3.2 overlay CA rotation rows, 4.2, 7; docs/overlay.md "CA rotation").
+// Three steps in the route's transaction: prepare (an incoming CA is trusted next to the issuing one),
+// commit (issuance moves to it; every active host still on the outgoing CA is re-signed), finish (the
+// outgoing CA is dropped once no active host holds one of its certificates). Invalid transitions are
+// RotationErrors, whose message the route returns verbatim on a 400.
+import type { PlatformConfig } from "../config/types";
+import { findAll } from "../lib/collections";
+import { badRequest, forbidden, notFound } from "../lib/errors";
+import { MANAGERS } from "../lib/roles";
+import { transaction } from "../lib/transaction";
+import { attribute } from "../observability/actor";
+import type { CollectionNames } from "../schema/names";
+import type { ActiveMembership } from "../tenancy/active";
+import { caOf, mintCa } from "./ca";
+import { certificateFromPem } from "./cert";
+
+export const ROTATION_STEPS = ["prepare", "commit", "finish"] as const;
+export type RotationStep = (typeof ROTATION_STEPS)[number];
+export type RotationState = "" | "prepared" | "committed";
+
+export interface RotationApplied {
+  applied: RotationStep;
+  overlay_ca: string;
+}
+
+/** The transition's refusal, or undefined when `step` may run in `state` (pure). */
+export function transitionRefusal(state: RotationState, step: RotationStep): string | undefined {
+  if (step === "prepare" && state === "committed") return "the overlay CA rotation is committed: finish it before preparing another";
+  if (step === "commit" && state === "") return "no overlay CA rotation is prepared: prepare before commit";
+  if (step === "finish" && state === "") return "no overlay CA rotation is under way: prepare and commit before finish";
+  if (step === "finish" && state === "prepared") return "the overlay CA rotation is prepared but not committed: commit before finish";
+  return undefined;
+}
+
+export function rotateOverlayCa(app: CoreApp, n: CollectionNames, config: PlatformConfig, caller: ActiveMembership, step: RotationStep): RotationApplied {
+  if (!MANAGERS.includes(caller.role)) throw forbidden("rolling the overlay CA needs the owner or admin role");
+  return transaction(app, (tx) => {
+    const org = caller.organization;
+    const ca = caOf(tx, n, org.id);
+    if (!ca || !ca.getString("cert")) throw notFound("the organization has no overlay certificate authority");
+    const state = ca.getString("rotation") as RotationState;
+    const refusal = transitionRefusal(state, step);
+    if (refusal) throw badRequest(refusal);
+    attribute(ca, caller.user);
+    if (step === "prepare") {
+      // From none or prepared: a new incoming CA (preparing again replaces it). Issuance is unchanged.
+      const next = mintCa(config, org.getString("code"));
+      ca.set("next_cert", next.cert);
+      ca.set("next_private_key", next.private_key);
+      ca.set("next_fingerprint", next.fingerprint);
+      ca.set("next_not_after", next.not_after);
+      ca.set("rotation", "prepared");
+      tx.save(ca);
+      refreshHosts(tx, n, org.id, () => false);
+    } else if (step === "commit") {
+      if (state === "prepared") {
+        ca.set("previous_cert", ca.getString("cert"));
+        ca.set("previous_fingerprint", ca.getString("fingerprint"));
+        ca.set("cert", ca.getString("next_cert"));
+        ca.set("private_key", ca.getString("next_private_key"));
+        ca.set("fingerprint", ca.getString("next_fingerprint"));
+        ca.set("not_after", ca.get("next_not_after"));
+        for (const f of ["next_cert", "next_private_key", "next_fingerprint", "next_not_after"]) ca.set(f, "");
+        ca.set("rotation", "committed");
+        tx.save(ca);
+      }
+      // Also when already committed: resumes the sweep over active hosts not issued by the current CA.
+      const issuing = ca.getString("fingerprint");
+      refreshHosts(tx, n, org.id, (host) => host.getBool("active") && issuerOf(host) !== issuing);
+    } else {
+      const outgoing = ca.getString("previous_fingerprint");
+      const holder = findAll(tx, n.overlay_hosts, "organization = {:org} && active = true", { org: org.id }, "name").find(
+        (host) => issuerOf(host) === outgoing,
+      );
+      if (holder) {
+        throw badRequest(`active host "${holder.getString("name")}" still holds a certificate of the outgoing overlay CA: run commit again to re-sign it`);
+      }
+      ca.set("previous_cert", "");
+      ca.set("previous_fingerprint", "");
+      ca.set("rotation", "");
+      tx.save(ca);
+      refreshHosts(tx, n, org.id, () => false);
+    }
+    return { applied: step, overlay_ca: ca.id };
+  });
+}
+
+/** The issuer fingerprint of a host's stored certificate; "" when it does not decode. */
+export function issuerOf(host: core.Record): string {
+  try {
+    return certificateFromPem(host.getString("cert")).details.issuer;
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * Saves every host of the organization again, which regenerates its config_yaml with the CA bundle
+ * (overlay/hosts.ts prepareHost); a host for which `resign` holds loses its cert first, so the save signs
+ * it with the issuing CA (new key pair).
+ */
+function refreshHosts(tx: CoreApp, n: CollectionNames, organizationId: string, resign: (host: core.Record) => boolean): void {
+  for (const host of findAll(tx, n.overlay_hosts, "organization = {:org}", { org: organizationId }, "name")) {
+    if (resign(host)) host.set("cert", "");
+    tx.save(host);
+  }
+}
