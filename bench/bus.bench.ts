@@ -54,6 +54,9 @@ try {
   const hostIp = (i: number) => `10.64.${1 + Math.floor(i / 250)}.${1 + (i % 250)}`;
   report("POST /api/org/things, bus.mode auto + overlay.mode auto, as an owner", await measure(THING_SAMPLES, THING_WARMUP, (i) =>
     createThing({ name: `both ${i}`, bus: { mode: "auto" }, overlay: { mode: "auto", network_id: network.id, overlay_ip: hostIp(i) } })));
+  // Host creation alone (certificate, key pair, config), through the stock record API.
+  report("overlay host creation (stock API), as an owner", await measure(THING_SAMPLES, THING_WARMUP, (i) =>
+    owner.collection("overlay_hosts").create({ organization: org.id, network: network.id, name: `host-${i}`, overlay_ip: hostIp(1_000 + i), active: true })));
 
   // 2. Organization provisioning: account, default role, claim published and confirmed.
   const createOrg = (who: PocketBase, i: number) => who.collection("organizations").create({ name: `Provisioned ${i}`, code: unique("bench-org"), active: true });
