@@ -47,10 +47,12 @@ test-unit: install
 	npx vitest run --project unit
 
 test-e2e: build
+	@scripts/test-deps.sh
 	npx vitest run --project e2e
 
 # The last line is the plain "N passed, N failed" summary that CI reads; the exit status is vitest's.
 test: build typecheck
+	@scripts/test-deps.sh
 	@mkdir -p build
 	npx vitest run --reporter=default --reporter=json --outputFile.json=build/vitest.json; \
 	  status=$$?; node scripts/test-summary.mjs build/vitest.json; exit $$status

@@ -1,0 +1,156 @@
+// Real Nebula tunnels between hosts the platform issued (docs/overlay.md "Hosts and configs", "Deactivation",
+// "CA rotation"): three network namespaces (lighthouse, a, b) on a bridge, each running the pinned bin/nebula
+// with the config_yaml the API returned. Needs root, /dev/net/tun and `ping` (iputils-ping): it FAILS, never
+// skips, when they are missing. Traffic stays inside the namespaces (192.0.2.0/24 underlay, 10.42.7.0/24
+// overlay addresses of the world's org A network 10.42.0.0/16).
+import { spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { RecordModel } from "pocketbase";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createStar, destroyStar, reaches, runIn, spawnIn, stopProcess, type Star } from "./harness/netns";
+import { NEBULA } from "./harness/nebula";
+import { useWorld } from "./harness/world";
+
+const LH_UNDERLAY = "192.0.2.1";
+const OVERLAY = { lh: "10.42.7.1", a: "10.42.7.2", b: "10.42.7.3" };
+
+type Role = "lh" | "a" | "b";
+
+describe("overlay tunnels", () => {
+  const { world: w } = useWorld();
+
+  let star: Star | undefined;
+  let setupError: Error | undefined;
+  let dir = "";
+  let files = 0;
+  const ns = {} as Record<Role, string>;
+  const running = new Map<Role, { child: ChildProcess; log: () => string }>();
+  const hosts = {} as Record<Role, RecordModel>;
+
+  beforeAll(() => {
+    try {
+      const ping = spawnSync("ping", ["-V"], { encoding: "utf8", timeout: 5_000 });
+      if (ping.error || ping.status !== 0) throw new Error("`ping` is not installed: install iputils-ping (the issued firewall admits only ICMP inbound)");
+      // Unique per run: parallel runs never share a namespace name.
+      star = createStar(`ovt${process.pid}`, [LH_UNDERLAY, "192.0.2.2", "192.0.2.3"]);
+      [ns.lh, ns.a, ns.b] = star.members.map((m) => m.name);
+      dir = mkdtempSync(join(tmpdir(), "overlay-tunnels-"));
+    } catch (err) {
+      setupError = err as Error;
+    }
+  });
+
+  afterAll(async () => {
+    for (const p of running.values()) await stopProcess(p.child);
+    running.clear();
+    destroyStar(star);
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  function requireNet(): void {
+    if (setupError) throw new Error(`overlay tunnel tests need network namespaces: ${setupError.message}`);
+  }
+
+  const logs = () => [...running.entries()].map(([r, p]) => `--- nebula ${r} ---\n${p.log().slice(-3000)}`).join("\n");
+
+  /**
+   * Runs (or re-runs: redeploy = restart) the host's nebula in its namespace with the config_yaml as the API
+   * returned it. Nothing needs adapting: each namespace has its own interfaces and ports, so the default tun
+   * dev (nebula1) and listen port (4242, which the lighthouse's public_endpoint names) are used as issued,
+   * and the PKI is never touched.
+   */
+  async function deploy(role: Role, configYaml: string): Promise<void> {
+    await stopProcess(running.get(role)?.child);
+    running.delete(role);
+    const path = join(dir, `${files++}-${role}.yml`);
+    writeFileSync(path, configYaml);
+    const tested = spawnSync(NEBULA, ["-test", "-config", path], { encoding: "utf8", timeout: 15_000 });
+    expect(tested.status, `${role}: ${tested.stdout}${tested.stderr}`).toBe(0);
+    const p = spawnIn(ns[role], NEBULA, ["-config", path]);
+    running.set(role, p);
+    // Up when its tun device exists (bounded).
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      if (p.child.exitCode !== null) break;
+      if (runIn(ns[role], "ip", ["link", "show", "nebula1"], 5_000).code === 0) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`nebula ${role} did not come up within 10 s (exit ${p.child.exitCode}):\n${p.log()}`);
+  }
+
+  const configOf = async (role: Role): Promise<string> => (await (await w.client("owner")).collection("overlay_hosts").getOne(hosts[role].id)).config_yaml;
+
+  it("host-a and host-b reach each other through the lighthouse", async () => {
+    requireNet();
+    const t0 = Date.now();
+    const owner = await w.client("owner");
+    const base = { organization: w.a.organization.id, network: w.a.overlay_networks.id, active: true };
+    // The lighthouse first, so a's and b's configs name it in static_host_map.
+    hosts.lh = await owner.collection("overlay_hosts").create({
+      ...base, name: "tun-lh", overlay_ip: OVERLAY.lh, is_lighthouse: true, public_endpoint: `${LH_UNDERLAY}:4242`,
+    });
+    hosts.a = await owner.collection("overlay_hosts").create({ ...base, name: "tun-a", overlay_ip: OVERLAY.a });
+    hosts.b = await owner.collection("overlay_hosts").create({ ...base, name: "tun-b", overlay_ip: OVERLAY.b });
+    expect(hosts.a.config_yaml).toContain(`${LH_UNDERLAY}:4242`);
+    expect(hosts.b.config_yaml).toContain(`${LH_UNDERLAY}:4242`);
+
+    await deploy("lh", hosts.lh.config_yaml);
+    await deploy("a", hosts.a.config_yaml);
+    await deploy("b", hosts.b.config_yaml);
+
+    expect(await reaches(ns.a, OVERLAY.b, 10_000), `a → b over the overlay\n${logs()}`).toBe(true);
+    expect(await reaches(ns.b, OVERLAY.a, 10_000), `b → a over the overlay\n${logs()}`).toBe(true);
+    expect(await reaches(ns.a, OVERLAY.lh, 10_000), `a → lighthouse\n${logs()}`).toBe(true);
+    console.info(`tunnels up and a ↔ b answered in ${Date.now() - t0} ms`);
+  });
+
+  it("a deactivated host is cut off once its peer is redeployed with the new blocklist", async () => {
+    requireNet();
+    expect(hosts.b, "the first test created the hosts").toBeDefined();
+    const t0 = Date.now();
+    const owner = await w.client("owner");
+    await owner.collection("overlay_hosts").update(hosts.b.id, { active: false });
+    const configA = await configOf("a");
+    expect(configA).toContain(hosts.b.fingerprint);
+
+    // Redeploy = restart (a SIGHUP'd blocklist does not cut a live tunnel).
+    await deploy("a", configA);
+    // a itself is up and on the overlay: it still reaches the lighthouse...
+    expect(await reaches(ns.a, OVERLAY.lh, 10_000), `a → lighthouse after redeploy\n${logs()}`).toBe(true);
+    // ...but no echo crosses between a and b any more, either way (b still runs its old config).
+    expect(await reaches(ns.a, OVERLAY.b, 6_000), `a → b must fail: b is blocklisted\n${logs()}`).toBe(false);
+    expect(await reaches(ns.b, OVERLAY.a, 6_000), `b → a must fail: b is blocklisted\n${logs()}`).toBe(false);
+    console.info(`blocklist check took ${Date.now() - t0} ms`);
+  });
+
+  it("during a CA rotation a host on the new CA and the lighthouse on the old one still talk", async () => {
+    requireNet();
+    expect(hosts.a, "the first test created the hosts").toBeDefined();
+    const t0 = Date.now();
+    const owner = await w.client("owner");
+    const rotate = (step: string) => owner.send("/api/org/overlay-ca/rotate", { method: "POST", body: { step } });
+    const oldFingerprint = (await owner.collection("overlay_ca").getOne(w.a.overlay_ca.id)).fingerprint;
+
+    // prepare: every config trusts both CAs; deploy that to the lighthouse and a (certificates unchanged).
+    await rotate("prepare");
+    await deploy("lh", await configOf("lh"));
+    await deploy("a", await configOf("a"));
+    expect(await reaches(ns.a, OVERLAY.lh, 10_000), `a → lighthouse after prepare\n${logs()}`).toBe(true);
+
+    // commit: every active host is re-signed by the incoming CA; redeploy only a.
+    await rotate("commit");
+    const ca = await owner.collection("overlay_ca").getOne(w.a.overlay_ca.id);
+    expect(ca.fingerprint).not.toBe(oldFingerprint);
+    const a = await owner.collection("overlay_hosts").getOne(hosts.a.id);
+    expect(a.fingerprint).not.toBe(hosts.a.fingerprint);
+    await deploy("a", a.config_yaml);
+    // a holds a certificate of the new CA, the lighthouse still runs its certificate of the old one.
+    const lhNow = await owner.collection("overlay_hosts").getOne(hosts.lh.id);
+    expect(lhNow.fingerprint).not.toBe(hosts.lh.fingerprint);
+    expect(await reaches(ns.a, OVERLAY.lh, 10_000), `a (new CA) → lighthouse (old CA)\n${logs()}`).toBe(true);
+    expect(await reaches(ns.lh, OVERLAY.a, 10_000), `lighthouse (old CA) → a (new CA)\n${logs()}`).toBe(true);
+    console.info(`rotation check took ${Date.now() - t0} ms`);
+  });
+});
