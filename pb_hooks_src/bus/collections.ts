@@ -1,6 +1,6 @@
 // Bus collections (spec 2.1 bus rows, rules 6, 12, 13). Minting arrives with the bus credential service;
 // the schema and its rules exist from the start so that no tenant can reach a row it must not see.
-import { ALL_ROLES, CLOSED, all, any, memberOf } from "../schema/rules";
+import { ALL_ROLES, CLOSED, all, anyOf, memberOf } from "../schema/rules";
 import { MANAGERS } from "../lib/roles";
 import type { CollectionNames } from "../schema/names";
 import { ORGANIZATION, orgScopedRules, trustAnchorRules } from "../schema/common";
@@ -60,7 +60,7 @@ export function busCollections(n: CollectionNames): CollectionSpec[] {
       ...TIMESTAMPS,
     ],
     indexes: [],
-    rules: { ...managersOnly, view: any(managersOnly.view ?? "", linkedToCaller) },
+    rules: { ...managersOnly, view: anyOf(managersOnly.view ?? "", linkedToCaller) },
   };
 
   const roles: CollectionSpec = {

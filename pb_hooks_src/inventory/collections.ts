@@ -1,5 +1,5 @@
 // The five inventory collections (spec 2.1, capability matrix 5.1). Things are auth records (devices).
-import { ALL_ROLES, all, any, memberOf, unchanged, untouched } from "../schema/rules";
+import { ALL_ROLES, all, anyOf, memberOf, unchanged, untouched } from "../schema/rules";
 import { EDITORS, MANAGERS } from "../lib/roles";
 import type { CollectionNames } from "../schema/names";
 import { ORGANIZATION, orgScopedRules } from "../schema/common";
@@ -50,12 +50,12 @@ export function inventoryCollections(n: CollectionNames): CollectionSpec[] {
       // A Thing views its own record; the list stays a plain membership rule, which SQLite answers
       // from the (organization, code) and (user, organization) indexes.
       list: readers,
-      view: any(readers, thingSelf),
-      create: any(
+      view: anyOf(readers, thingSelf),
+      create: anyOf(
         managers,
         all(editors, `bus_user = ""`, `overlay_host = ""`, `(@request.body.active:isset = false || @request.body.active = true)`),
       ),
-      update: all(any(managers, all(editors, memberEditable)), unchanged("organization")),
+      update: all(anyOf(managers, all(editors, memberEditable)), unchanged("organization")),
       delete: managers,
     },
     // Thing passwords are generated (24 random alphanumerics, ~143 bits): bcrypt's work factor adds no

@@ -1,6 +1,6 @@
 import type { Role } from "../lib/roles";
 import type { CollectionNames } from "./names";
-import { ALL_ROLES, CLOSED, all, any, isOperator, memberOf, unchanged } from "./rules";
+import { ALL_ROLES, CLOSED, all, anyOf, isOperator, memberOf, unchanged } from "./rules";
 import type { FieldSpec, RuleSet } from "./spec";
 
 /** The owning organization of an org-scoped record: required, and deleted with the organization. */
@@ -35,8 +35,8 @@ export function orgScopedRules(n: CollectionNames, access: OrgScopedAccess): Rul
   const member = (roles: readonly Role[]) => memberOf(n.memberships, "organization", roles);
   const extra = access.alsoRead ?? [];
   return {
-    list: any(member(access.list ?? access.read), ...extra),
-    view: any(member(access.read), ...extra),
+    list: anyOf(member(access.list ?? access.read), ...extra),
+    view: anyOf(member(access.read), ...extra),
     create: member(access.create),
     update: all(member(access.update), unchanged("organization")),
     delete: member(access.delete),
@@ -49,6 +49,6 @@ export function orgScopedRules(n: CollectionNames, access: OrgScopedAccess): Rul
  * deletes it.
  */
 export function trustAnchorRules(n: CollectionNames): RuleSet {
-  const read = any(memberOf(n.memberships, "organization", ALL_ROLES), isOperator);
+  const read = anyOf(memberOf(n.memberships, "organization", ALL_ROLES), isOperator);
   return { list: read, view: read, create: CLOSED, update: all(isOperator, unchanged("organization")), delete: CLOSED };
 }

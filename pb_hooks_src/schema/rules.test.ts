@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { all, any, memberOf, oneOf } from "./rules";
+import { all, anyOf, memberOf, oneOf } from "./rules";
 
 describe("rule composition", () => {
   it("keeps a disjunction together inside a conjunction", () => {
-    expect(all("a = 1", any("b = 1", "c = 1"))).toBe("a = 1 && ((b = 1) || (c = 1))");
+    expect(all("a = 1", anyOf("b = 1", "c = 1"))).toBe("a = 1 && ((b = 1) || (c = 1))");
   });
 
   it("lists allowed values as a parenthesized disjunction", () => {

@@ -12,7 +12,7 @@ export const isUser = `@request.auth.collectionName = "users"`;
 export const isOperator = `(${isUser} && @request.auth.is_operator = true)`;
 
 /** Parenthesized as a whole, so that it can stand inside `all(...)`. */
-export function any(...branches: string[]): string {
+export function anyOf(...branches: string[]): string {
   return `(${branches.map((b) => `(${b})`).join(" || ")})`;
 }
 

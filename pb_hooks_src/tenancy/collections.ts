@@ -1,5 +1,5 @@
 // organizations, memberships, invites and the platform fields of users (spec 2.1, rules 4, 5, 9, 10, 16).
-import { ALL_ROLES, CLOSED, all, any, isOperator, isUser, memberOf, oneOf, unchanged } from "../schema/rules";
+import { ALL_ROLES, CLOSED, all, anyOf, isOperator, isUser, memberOf, oneOf, unchanged } from "../schema/rules";
 import { INVITABLE, MANAGERS, ROLES } from "../lib/roles";
 import type { CollectionNames } from "../schema/names";
 import { ORGANIZATION } from "../schema/common";
@@ -13,7 +13,7 @@ export function tenancyCollections(n: CollectionNames): CollectionSpec[] {
   const frozenFlags = all(unchanged("is_operator_org"), unchanged("is_system_org"));
   const tenantOrg = `is_operator_org = false && is_system_org = false`;
 
-  const readOrganization = any(
+  const readOrganization = anyOf(
     all(isUser, `${membership}:m.user ?= @request.auth.id`, `${membership}:m.organization ?= id`,
       oneOf(`${membership}:m.role`, ALL_ROLES, "?=")),
     isOperator,
@@ -63,10 +63,10 @@ export function tenancyCollections(n: CollectionNames): CollectionSpec[] {
     indexes: ["CREATE UNIQUE INDEX idx_{table}_user_org ON {table} (user, organization)"],
     rules: {
       // Own rows are readable without an active organization: that is how a user picks one.
-      list: any(ownRow, memberOf(n.memberships, "organization", ALL_ROLES)),
-      view: any(ownRow, memberOf(n.memberships, "organization", ALL_ROLES)),
+      list: anyOf(ownRow, memberOf(n.memberships, "organization", ALL_ROLES)),
+      view: anyOf(ownRow, memberOf(n.memberships, "organization", ALL_ROLES)),
       create: memberOf(n.memberships, "organization", MANAGERS),
-      update: any(
+      update: anyOf(
         all(memberOf(n.memberships, "organization", MANAGERS), unchanged("organization"), unchanged("user")),
         // Rule 10: a member may keep or clear its own bus_user link, never re-point it.
         all(
@@ -78,7 +78,7 @@ export function tenancyCollections(n: CollectionNames): CollectionSpec[] {
         ),
       ),
       // Leaving is allowed to every role; an owner's leaving is a console guard, not a rule (spec 2.2).
-      delete: any(memberOf(n.memberships, "organization", MANAGERS), ownRow),
+      delete: anyOf(memberOf(n.memberships, "organization", MANAGERS), ownRow),
     },
   };
 
@@ -99,7 +99,7 @@ export function tenancyCollections(n: CollectionNames): CollectionSpec[] {
       list: memberOf(n.memberships, "organization", MANAGERS),
       view: memberOf(n.memberships, "organization", MANAGERS),
       // Rule 16: a Platform Operator may invite into any organization, without a membership.
-      create: all(any(memberOf(n.memberships, "organization", MANAGERS), isOperator), `role != "owner"`),
+      create: all(anyOf(memberOf(n.memberships, "organization", MANAGERS), isOperator), `role != "owner"`),
       update: CLOSED,
       delete: memberOf(n.memberships, "organization", MANAGERS),
     },
@@ -116,10 +116,10 @@ export function tenancyCollections(n: CollectionNames): CollectionSpec[] {
     ],
     indexes: [],
     rules: {
-      list: any(self, isOperator, coMember(n)),
-      view: any(self, isOperator, coMember(n)),
+      list: anyOf(self, isOperator, coMember(n)),
+      view: anyOf(self, isOperator, coMember(n)),
       // Rule 4: no branch grants is_operator, and nobody injects an active organization at sign-up.
-      create: all(`is_operator = false`, `current_organization = ""`, any(`@request.auth.id = ""`, isOperator)),
+      create: all(`is_operator = false`, `current_organization = ""`, anyOf(`@request.auth.id = ""`, isOperator)),
       update: all(
         self,
         unchanged("is_operator"),
