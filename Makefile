@@ -21,15 +21,15 @@ install: $(NODE_MODULES)
 binaries:
 	@scripts/build-binaries.sh
 
-build/types/types.d.ts: bin/pocketbase
+build/types/types.d.ts build/types/pocketbase-migrations.json &: bin/pocketbase
 	scripts/gen-types.sh
 
 bin/pocketbase:
 	@scripts/build-binaries.sh
 
-types: binaries build/types/types.d.ts
+types: binaries build/types/types.d.ts build/types/pocketbase-migrations.json
 
-pb_hooks/main.pb.js: $(NODE_MODULES) $(HOOKS_SRC) scripts/build-hooks.mjs
+pb_hooks/main.pb.js: $(NODE_MODULES) $(HOOKS_SRC) scripts/build-hooks.mjs package.json $(wildcard pb_migrations/*.js) build/types/pocketbase-migrations.json
 	node scripts/build-hooks.mjs
 
 hooks: pb_hooks/main.pb.js

@@ -125,6 +125,7 @@ onRecordEnrich((e) => {
 onBootstrap((e) => {
   e.next();
   const platform = require(`${__hooks}/lib/platform.js`) as Platform;
+  platform.readiness.markStarted();
   platform.startSidecarWithServe();
   platform.bus.reconcileAtStart(e.app);
 });
@@ -178,3 +179,29 @@ routerAdd("POST", "/api/org/overlay-ca/rotate", (e) => {
 routerAdd("GET", "/branding/{path...}", (e) => {
   (require(`${__hooks}/lib/platform.js`) as Platform).routes.branding(e);
 });
+
+// Readiness (spec 4.3, docs/operations.md): GET /api/ready serves the last snapshot; the sidecar's prober
+// runs each check through the two internal routes below (its token only; 404 for anyone else).
+// Successful probe and scrape traffic stays out of the request log.
+routerAdd("GET", "/api/ready", (e) => {
+  (require(`${__hooks}/lib/platform.js`) as Platform).readiness.readyRoute(e);
+}, $apis.skipSuccessActivityLog());
+
+routerAdd("POST", "/api/platform/readiness/checks/{name}", (e) => {
+  (require(`${__hooks}/lib/platform.js`) as Platform).readiness.checkRoute(e);
+}, $apis.skipSuccessActivityLog());
+
+routerAdd("POST", "/api/platform/readiness/snapshot", (e) => {
+  (require(`${__hooks}/lib/platform.js`) as Platform).readiness.snapshotRoute(e);
+}, $apis.skipSuccessActivityLog());
+
+// Metrics (spec 4.3): registered unless metrics.enabled is false; every request is counted by route pattern.
+if ((require(`${__hooks}/lib/platform.js`) as Platform).metrics.enabled()) {
+  routerUse((e) => {
+    (require(`${__hooks}/lib/platform.js`) as Platform).metrics.instrument(e);
+  });
+
+  routerAdd("GET", "/metrics", (e) => {
+    (require(`${__hooks}/lib/platform.js`) as Platform).metrics.route(e);
+  }, $apis.skipSuccessActivityLog());
+}

@@ -8,10 +8,14 @@ import { createThingRoute } from "./inventory/routes";
 import { certAuditRoute, rotateCaRoute } from "./overlay/routes";
 import { acceptInviteRoute, clientConfigRoute } from "./tenancy/routes";
 import { startEmbedded, stopEmbedded } from "./bus/embedded";
+import { startSidecarWithServe as startSidecar } from "./lib/sidecar";
+import { proberSettings } from "./observability/readiness/platform";
 
 export { start } from "./startup";
 // The platform sidecar (docs/sidecar.md): started early under `serve` from onBootstrap, otherwise on first use.
-export { ensureSidecar, startSidecarWithServe, stopSidecar } from "./lib/sidecar";
+// Under serve it also keeps the readiness prober's schedule.
+export { ensureSidecar, stopSidecar } from "./lib/sidecar";
+export const startSidecarWithServe = (): void => startSidecar(proberSettings);
 
 export const schema = {
   up: (app: CoreApp) => applyPlatformSchema(app, collectionNames(currentConfig())),
@@ -32,3 +36,6 @@ export const routes = {
 export * as bus from "./bus/platform";
 // `serve --bus`: the nats-server child's start (onBootstrap) and stop (onTerminate).
 export const busServer = { start: startEmbedded, stop: stopEmbedded };
+
+export * as readiness from "./observability/readiness/platform";
+export * as metrics from "./observability/metrics/platform";

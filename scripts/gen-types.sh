@@ -9,3 +9,17 @@ trap 'rm -rf "$tmp"' EXIT
 # Any bootstrapping command makes the jsvm plugin write types.d.ts into the data dir.
 "$root/bin/pocketbase" migrate history-sync --dir "$tmp/data" --hooksDir "$tmp/none" --migrationsDir "$tmp/none" >/dev/null
 cp "$tmp/data/types.d.ts" "$out/types.d.ts"
+# The pinned binary's own migrations, as a fresh database records them: readiness's schema_version
+# check tells them from migrations a newer release wrote (pb_hooks_src/observability/readiness/checks/migrations.ts).
+mkdir -p "$tmp/list"
+cat > "$tmp/list/list.pb.js" <<'JS'
+$app.rootCmd.addCommand(new Command({
+  use: "list-migrations",
+  run: () => {
+    const rows = arrayOf(new DynamicModel({ file: "" }));
+    $app.db().newQuery("SELECT file FROM _migrations ORDER BY file").all(rows);
+    console.log(JSON.stringify(rows.map((r) => r.file)));
+  },
+}));
+JS
+"$root/bin/pocketbase" list-migrations --dir "$tmp/data" --hooksDir "$tmp/list" --migrationsDir "$tmp/none" --hooksWatch=false 2>&1 | grep -o "\[\".*\]" > "$out/pocketbase-migrations.json"

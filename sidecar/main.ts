@@ -5,6 +5,8 @@ import type { AddressInfo } from "node:net";
 import { MAX_BODY_BYTES } from "./body";
 import { watchParent } from "./lifecycle";
 import { NatsPool } from "./nats";
+import { pocketBasePost } from "./pocketbase-client";
+import { Prober } from "./prober";
 import { v1Routes } from "./routes";
 import { createSidecarServer } from "./server";
 import { parseStartupLine, readFirstLine, removeStateFile, writeStateFile } from "./startup";
@@ -14,15 +16,18 @@ const STARTUP_LINE_TIMEOUT_MS = 10_000;
 const EXIT_GRACE_MS = 1_000;
 
 async function main(): Promise<void> {
-  const { token, stateFile } = parseStartupLine(await readFirstLine(process.stdin, STARTUP_LINE_TIMEOUT_MS));
+  const { token, stateFile, probe } = parseStartupLine(await readFirstLine(process.stdin, STARTUP_LINE_TIMEOUT_MS));
   const nats = new NatsPool();
   const server = createSidecarServer({ token, routes: v1Routes({ nats, nowSeconds: () => Math.floor(Date.now() / 1000) }), maxBodyBytes: MAX_BODY_BYTES });
+
+  const prober = probe && new Prober(probe, { post: pocketBasePost(probe, token), now: Date.now });
 
   watchParent({
     stdin: process.stdin,
     parentPid: () => process.ppid,
     onGone: () => {
       setTimeout(() => process.exit(0), EXIT_GRACE_MS).unref();
+      prober?.stop();
       removeStateFile(stateFile);
       server.close();
       server.closeAllConnections();
@@ -36,6 +41,7 @@ async function main(): Promise<void> {
   });
   server.listen(0, "127.0.0.1", () => {
     writeStateFile(stateFile, { port: (server.address() as AddressInfo).port, pid: process.pid });
+    prober?.start();
   });
 }
 

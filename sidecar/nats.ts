@@ -102,7 +102,10 @@ function failure(err: unknown, target: BusTarget, subject: string | undefined, t
     return new HttpError(504, subject ? `the bus at ${where} did not answer on ${subject} within ${timeoutMs} ms` : `the bus at ${where} did not answer within ${timeoutMs} ms`);
   }
   if (err instanceof RequestError && err.isNoResponders()) return new HttpError(502, `nothing on the bus at ${where} answers on ${subject}`);
-  if (err instanceof AuthorizationError) return new HttpError(502, `the bus at ${where} refused the credentials: ${redact(err.message)}`);
+  // 403 sets a refusal of the credentials apart from a bus that cannot be reached (readiness's bus_trust).
+  if (err instanceof AuthorizationError || (err instanceof Error && /authorization violation/i.test(err.message))) {
+    return new HttpError(403, `the bus at ${where} refused the credentials: ${redact(err.message)}`);
+  }
   if (err instanceof ConnectionError || err instanceof ClosedConnectionError) {
     return new HttpError(502, `the bus at ${where} could not be reached: ${redact(err.message)}`);
   }

@@ -5,6 +5,22 @@
 export interface StartupLine {
   token: string;
   stateFile: string;
+  /** Under `serve` only: the readiness prober's settings (docs/operations.md). */
+  probe?: ProbeSettings;
+}
+
+/**
+ * The readiness prober runs in the sidecar because goja has no timer: every intervalMs it asks PocketBase
+ * (at url, with the sidecar's own token) to run each check, concurrently, and posts the snapshot back.
+ */
+export interface ProbeSettings {
+  /** PocketBase's own listener, e.g. http://127.0.0.1:8090. */
+  url: string;
+  /** TLS only: the server name to present (PocketBase's certificate is issued for a domain, not loopback). */
+  serverName?: string;
+  checks: string[];
+  intervalMs: number;
+  timeoutMs: number;
 }
 
 /** What the sidecar writes to the state file once listening, or instead when it cannot start. */
@@ -94,4 +110,17 @@ export interface Ed25519KeypairResponse {
 export interface HealthResponse {
   ok: true;
   pid: number;
+}
+
+export interface BusInfoRequest {
+  /** One bus URL (nats://, tls://, ...). */
+  server: string;
+  timeoutMs?: number;
+}
+/** From the INFO line a NATS server sends to every new connection, before any authentication. */
+export interface BusInfoResponse {
+  serverId: string;
+  version: string;
+  /** Whether persistence (JetStream) is enabled on that server. */
+  jetstream: boolean;
 }

@@ -1,11 +1,13 @@
 // The v1 endpoints: each reads its fields, does one thing, and returns the JSON answer. Types of the
 // answers are the wire contract in protocol.ts.
+import { busInfo } from "./bus-info";
 import { ed25519Public, ed25519Sign, newSeed, x25519Public } from "./ed25519";
 import { HttpError } from "./errors";
 import { encodeJwt } from "./jwt";
 import type { BusTarget, NatsPool } from "./nats";
 import { NKEY_ROLES, decodeSeed, encodePublic, encodeSeed } from "./nkeys";
 import type {
+  BusInfoResponse,
   Ed25519KeypairResponse,
   Ed25519SignResponse,
   HealthResponse,
@@ -85,6 +87,7 @@ export function v1Routes(deps: RouteDeps): Routes {
         return { reply };
       }),
     ],
+    ["/v1/bus/info", post((body): Promise<BusInfoResponse> => busInfo(stringField(body, "server"), busTimeout(body)))],
     ["/v1/nats/ping", post(async (body): Promise<NatsPingResponse> => ({ ok: true, rttMs: await deps.nats.ping(busTarget(body), busTimeout(body)) }))],
     [
       "/v1/x25519",

@@ -2,7 +2,7 @@
 // The token travels on the pipe because argv and the environment are readable by other local users.
 import { renameSync, unlinkSync, writeFileSync } from "node:fs";
 import type { Readable } from "node:stream";
-import type { StartupLine, StateFile } from "./protocol";
+import type { ProbeSettings, StartupLine, StateFile } from "./protocol";
 
 const MAX_LINE_BYTES = 4096;
 
@@ -14,10 +14,23 @@ export function parseStartupLine(line: string): StartupLine {
   } catch {
     throw new Error("the startup line is not valid JSON");
   }
-  const { token, stateFile } = (value ?? {}) as Partial<Record<keyof StartupLine, unknown>>;
+  const { token, stateFile, probe } = (value ?? {}) as Partial<Record<keyof StartupLine, unknown>>;
   if (typeof token !== "string" || token.length < 16) throw new Error("the startup line needs a token of at least 16 characters");
   if (typeof stateFile !== "string" || stateFile === "") throw new Error("the startup line needs a stateFile path");
-  return { token, stateFile };
+  return probe === undefined ? { token, stateFile } : { token, stateFile, probe: parseProbeSettings(probe) };
+}
+
+function parseProbeSettings(value: unknown): ProbeSettings {
+  const { url, serverName, checks, intervalMs, timeoutMs } = (value ?? {}) as Partial<Record<keyof ProbeSettings, unknown>>;
+  if (typeof url !== "string" || !/^https?:\/\//.test(url)) throw new Error("probe.url must be an http(s) URL");
+  if (serverName !== undefined && typeof serverName !== "string") throw new Error("probe.serverName must be a string");
+  if (!Array.isArray(checks) || checks.length === 0 || !checks.every((c) => typeof c === "string" && c !== "")) {
+    throw new Error("probe.checks must list check names");
+  }
+  for (const [name, ms] of [["intervalMs", intervalMs], ["timeoutMs", timeoutMs]] as const) {
+    if (!Number.isSafeInteger(ms) || (ms as number) < 1) throw new Error(`probe.${name} must be a positive integer`);
+  }
+  return { url, ...(serverName ? { serverName } : {}), checks: checks as string[], intervalMs: intervalMs as number, timeoutMs: timeoutMs as number };
 }
 
 /**

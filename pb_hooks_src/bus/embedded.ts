@@ -112,6 +112,15 @@ export function stopEmbedded(app: CoreApp): void {
   }
 }
 
+/**
+ * The pid of the supervisor of the nats-server child this process started (`serve --bus`), or undefined
+ * when this process runs no embedded bus. The metrics collector reads it to report the child's state.
+ */
+export function embeddedSupervisorPid(app: CoreApp): number | undefined {
+  const supervised = app.store().get(STORE_KEY) as Supervised | undefined;
+  return supervised?.cmd.process?.pid;
+}
+
 /** What probeArgs printed, or "" when nothing listens (refused or timed out). */
 function probe(host: string, port: number): string {
   try {

@@ -20,9 +20,10 @@ export class SidecarError extends Error {
   constructor(
     readonly status: number,
     readonly path: string,
-    message: string,
+    /** The sidecar's own message, without the path. */
+    readonly reason: string,
   ) {
-    super(`sidecar ${path}: ${message}`);
+    super(`sidecar ${path}: ${reason}`);
   }
 }
 

@@ -6,7 +6,7 @@
 // objects stored there, like the process and its stdin pipe, stay usable from any VM). Starting happens
 // inside store.setFunc, which holds the store's lock, so two VMs never start two sidecars; it blocks other
 // store users for the ~0.2 s a start takes, and only then.
-import type { HealthResponse, StartupLine } from "../../sidecar/protocol";
+import type { HealthResponse, ProbeSettings, StartupLine } from "../../sidecar/protocol";
 import {
   SidecarUnavailableError,
   deliveryFailure,
@@ -21,6 +21,7 @@ import {
 export { SidecarError, SidecarUnavailableError } from "./sidecar-messages";
 
 const STORE_KEY = "platform.sidecar";
+const PROBE_KEY = "platform.sidecar.probe";
 const START_TIMEOUT_MS = 5_000;
 const POLL_MS = 10;
 const HEALTH_TIMEOUT_SECONDS = 2;
@@ -80,13 +81,21 @@ export function ensureSidecar(): void {
  * logged and serving goes on; every sidecar call retries the start and fails with the same plain message.
  * Other commands start it on first use only.
  */
-export function startSidecarWithServe(): void {
+export function startSidecarWithServe(probe: () => ProbeSettings): void {
   if (!$os.args.includes("serve")) return;
   try {
+    // Kept for every later launch too: a restarted sidecar must go on probing.
+    $app.store().set(PROBE_KEY, probe());
     ensureSidecar();
   } catch (err) {
     console.error(err instanceof Error ? err.message : String(err));
   }
+}
+
+/** Whether an Authorization header carries the running sidecar's token (its calls back into PocketBase). */
+export function isSidecarAuthorization(header: string): boolean {
+  const sidecar = sidecars().get(STORE_KEY);
+  return !!sidecar && $security.equal(header, `Bearer ${sidecar.token}`);
 }
 
 /** Stops this process's sidecar, if any. */
@@ -112,11 +121,13 @@ function restart(stale: Sidecar): Sidecar {
  */
 function replace(staleToken: string | null): Sidecar {
   let failure: unknown;
+  // Read before setFunc: the store's lock is held inside it and is not reentrant.
+  const probe = $app.store().get(PROBE_KEY) as ProbeSettings | undefined;
   sidecars().setFunc(STORE_KEY, (current) => {
     if (current && current.token !== staleToken) return current;
     if (current) stop(current);
     try {
-      return launch();
+      return launch(probe);
     } catch (err) {
       failure = err;
       return null;
@@ -128,7 +139,7 @@ function replace(staleToken: string | null): Sidecar {
 }
 
 /** Starts `node sidecar.mjs`, hands it the token on stdin and waits (bounded) until it answers. */
-function launch(): Sidecar {
+function launch(probe: ProbeSettings | undefined): Sidecar {
   const dir = $filepath.join($app.dataDir(), ".sidecar");
   $os.mkdirAll(dir, PRIVATE_DIR);
   const name = $security.randomStringWithAlphabet(16, NAME_ALPHABET);
@@ -157,7 +168,7 @@ function launch(): Sidecar {
 
   const partial = { token, stateFile, cmd, stdin };
   try {
-    const line: StartupLine = { token, stateFile };
+    const line: StartupLine = probe ? { token, stateFile, probe } : { token, stateFile };
     stdin.write(`${JSON.stringify(line)}\n`);
     const state = awaitState(stateFile, cmd.process?.pid ?? 0);
     const sidecar: Sidecar = { ...partial, url: `http://127.0.0.1:${state.port}`, pid: state.pid };

@@ -1,0 +1,79 @@
+// The collectors' series (spec 4.3) from what each collector read. Pure: runs in goja and in Node.
+import { CERTIFICATE_KINDS, type CertificateScan } from "../readiness/certificates";
+import { readinessSeries, type StateResult } from "../readiness/metrics-text";
+import { family, renderFamily, single, type MetricFamily, type Sample } from "./exposition";
+
+/** What the readiness collector found: the last probe, or none yet. */
+export interface ReadinessView {
+  results: readonly StateResult[];
+  probedAtMs: number;
+}
+
+/**
+ * Readiness as a state set. Before the first probe completes there is nothing to report per check:
+ * platform_ready is 0 (as /api/ready answers 503 then) and only platform_build_info accompanies it; no
+ * check series and no timestamp, which would claim a probe that never ran.
+ */
+export function readinessLines(snapshot: ReadinessView | undefined, version: string): string[] {
+  if (snapshot) return readinessSeries(snapshot.results, version, Math.floor(snapshot.probedAtMs / 1000));
+  return [
+    ...renderFamily(single("platform_ready", "gauge", "1 when the control plane is ready (no check fails), 0 otherwise.", 0)),
+    ...renderFamily(family("platform_build_info", "gauge", "Build information; value is always 1.", [{ labels: [["version", version]], value: 1 }])),
+  ];
+}
+
+/** What the database collector counted; label values are the collections' canonical names (e.g. "things"). */
+export interface DatabaseCounts {
+  records: ReadonlyArray<readonly [string, number]>;
+  inactiveThings: number;
+  revokedBusUsers: number;
+  databaseBytes: number;
+}
+
+export function databaseFamilies(counts: DatabaseCounts): MetricFamily[] {
+  return [
+    family(
+      "platform_records",
+      "gauge",
+      "Rows in a platform collection (things counts devices configured, not availability).",
+      counts.records.map(([collection, value]) => ({ labels: [["collection", collection]], value })),
+    ),
+    family("platform_inactive_records", "gauge", "Rows with active = false; only things is counted (gateways included).", [
+      { labels: [["collection", "things"]], value: counts.inactiveThings },
+    ]),
+    single("platform_bus_users_revoked", "gauge", "User keys on a bus account revocation list.", counts.revokedBusUsers),
+    single("platform_database_size_bytes", "gauge", "Database file plus its write-ahead and shared-memory files; excludes uploaded files.", counts.databaseBytes),
+  ];
+}
+
+/** The certificate series from the readiness prober's scan; a kind with nothing in service has no expiry series. */
+export function certificateFamilies(scan: CertificateScan): MetricFamily[] {
+  const perKind = (value: (kind: (typeof CERTIFICATE_KINDS)[number]) => number | null): Sample[] =>
+    CERTIFICATE_KINDS.flatMap((kind) => {
+      const v = value(kind);
+      return v === null ? [] : [{ labels: [["kind", kind]] as const, value: v }];
+    });
+  return [
+    family("platform_certificates", "gauge", "Overlay certificates in service.", perKind((k) => scan[k].inService)),
+    family("platform_certificates_expired", "gauge", "Overlay certificates in service whose expiry has passed.", perKind((k) => scan[k].expired)),
+    family(
+      "platform_certificates_expiring",
+      "gauge",
+      "Overlay certificates within the warning window (30 days for overlay_host, 90 for overlay_ca).",
+      perKind((k) => scan[k].expiring),
+    ),
+    family(
+      "platform_certificate_expiry_seconds",
+      "gauge",
+      "Unix time of the soonest certificate expiry of the kind.",
+      perKind((k) => {
+        const soonest = scan[k].soonestMs;
+        return soonest === null ? null : Math.floor(soonest / 1000);
+      }),
+    ),
+  ];
+}
+
+export function collectorErrorsFamily(failed: number): MetricFamily {
+  return single("platform_collector_errors", "gauge", "Collectors that failed during this scrape.", failed);
+}

@@ -1,0 +1,92 @@
+/// <reference path="../../../build/types/types.d.ts" />
+// What main.pb.js binds for readiness (platform.readiness.*): GET /api/ready and the two routes of the
+// sidecar's prober (docs/operations.md "How the prober runs").
+import type { ProbeSettings } from "../../../sidecar/protocol";
+import { parseDuration } from "../../config/duration";
+import { currentConfig } from "../../config/runtime";
+import { requestOf } from "../../lib/events";
+import { readJsonObject, respond } from "../../lib/request";
+import { isSidecarAuthorization } from "../../lib/sidecar";
+import { notFound } from "../../lib/errors";
+import { VERSION } from "../../version";
+import { CHECKS, CHECK_NAMES } from "./checks";
+import { notProbedBody, NOT_PROBED_STATUS, panicked, readinessBody, type CheckResult } from "./report";
+import { selfUrl } from "./self-url";
+import { parseSnapshotPost } from "./snapshot-post";
+import { readSnapshot, startedAtMs, writeSnapshot } from "./snapshot";
+import { httpStatus } from "./states";
+
+export { markStarted } from "./snapshot";
+
+/** The prober's settings, handed to the sidecar when it starts under `serve`. */
+export function proberSettings(): ProbeSettings {
+  const { readiness } = currentConfig();
+  return {
+    ...selfUrl($os.args),
+    checks: [...CHECK_NAMES],
+    intervalMs: Math.max(1, Math.round(parseDuration(readiness.interval))),
+    timeoutMs: Math.max(1, Math.round(parseDuration(readiness.timeout))),
+  };
+}
+
+/** GET /api/ready: the last snapshot as is, for everyone; never runs a check. */
+export function readyRoute(e: core.RequestEvent): void {
+  e.response.header().set("Cache-Control", "no-store");
+  const snapshot = readSnapshot();
+  const now = new Date();
+  const started = new Date(startedAtMs());
+  if (!snapshot) {
+    sendJson(e, NOT_PROBED_STATUS, notProbedBody(VERSION, started, now));
+    return;
+  }
+  const body = readinessBody({
+    results: snapshot.results,
+    version: VERSION,
+    startedAt: started,
+    probedAt: new Date(snapshot.probedAtMs),
+    probeTookMs: snapshot.tookMs,
+    now,
+  });
+  sendJson(e, httpStatus(body.state), body);
+}
+
+/** JSON with the keys in the order of spec 2.3 (e.json goes through a Go map, which reorders them). */
+function sendJson(e: core.RequestEvent, status: number, body: unknown): void {
+  e.blob(status, "application/json", JSON.stringify(body));
+}
+
+/** POST /api/platform/readiness/checks/{name} (the prober only): runs one check here, first-hand. */
+export function checkRoute(e: core.RequestEvent): void {
+  respond(e, () => {
+    requireProber(e);
+    const name = requestOf(e).pathValue("name");
+    const check = CHECKS[name];
+    if (!Object.prototype.hasOwnProperty.call(CHECKS, name) || !check) throw notFound("no such check");
+    const { readiness } = currentConfig();
+    const started = Date.now();
+    let result: CheckResult;
+    try {
+      const outcome = check({ app: $app, config: currentConfig(), nowMs: started, timeoutMs: parseDuration(readiness.timeout) });
+      result = { name, ...outcome, tookMs: Date.now() - started };
+    } catch (err) {
+      // A panic inside a check is reported as fail; the stack stays out of the report.
+      result = panicked(name, err, Date.now() - started);
+    }
+    return { status: 200, body: result };
+  });
+}
+
+/** POST /api/platform/readiness/snapshot (the prober only): the probe's results become the served snapshot. */
+export function snapshotRoute(e: core.RequestEvent): void {
+  respond(e, () => {
+    requireProber(e);
+    const { results, tookMs } = parseSnapshotPost(readJsonObject(e), CHECK_NAMES);
+    writeSnapshot({ results, tookMs, probedAtMs: Date.now() });
+    return { status: 200, body: { ok: true } };
+  });
+}
+
+/** Anyone but the running sidecar gets the same 404 as a path that does not exist. */
+function requireProber(e: core.RequestEvent): void {
+  if (!isSidecarAuthorization(requestOf(e).header.get("Authorization"))) throw notFound("The requested resource wasn't found.");
+}
