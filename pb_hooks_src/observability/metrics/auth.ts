@@ -21,6 +21,7 @@ export function presentedToken(header: string): string | undefined {
   } catch {
     return undefined;
   }
+  // RFC 7617: the user-id cannot contain a colon, the password can; so a token may hold colons.
   const colon = decoded.indexOf(":");
   return colon < 0 ? undefined : decoded.slice(colon + 1);
 }

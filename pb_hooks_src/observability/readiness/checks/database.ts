@@ -1,12 +1,15 @@
 /// <reference path="../../../../build/types/types.d.ts" />
-// database (spec 4.3): the embedded database answers a trivial SELECT. It reads the schema table, so a
-// database that another process holds locked cannot answer it (the wait ends at the probe deadline).
-import type { Check } from "./check";
-import { count } from "./check";
+// database (spec 4.3): the embedded database answers a trivial SELECT, and takes a write. The write
+// changes nothing (UPDATE ... WHERE 0) but needs the write lock, so an unwritable data directory or
+// another process holding the database shows here; a wait for the lock ends at the probe's deadline.
+import { count, type Check } from "./check";
 
 export const database: Check = ({ app }) => {
   try {
     count(app, "SELECT COUNT(*) AS n FROM sqlite_master");
+    app.runInTransaction((tx) => {
+      tx.db().newQuery("UPDATE _params SET id = id WHERE 0").execute();
+    });
     return { state: "ok" };
   } catch (err) {
     return {
