@@ -10,11 +10,14 @@ const MAX_INFO_BYTES = 64 * 1024;
 
 /** host and port of a bus URL (nats://, tls://, ws-less schemes); the default port when none is given. */
 export function busAddress(url: string): { host: string; port: number } {
+  const refused = () => new HttpError(400, "server must be a URL such as nats://host:4222");
+  // Without "scheme://", URL would read "host:4222" as a scheme with an empty host.
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) throw refused();
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new HttpError(400, "server must be a URL such as nats://host:4222");
+    throw refused();
   }
   const host = parsed.hostname.replace(/^\[(.*)\]$/, "$1") || "127.0.0.1";
   return { host, port: parsed.port === "" ? DEFAULT_PORT : Number(parsed.port) };

@@ -27,10 +27,25 @@ export function dialAddress(listen: string): string {
   return `${host}:${port}`;
 }
 
-export function selfUrl(args: readonly string[]): SelfUrl {
+/** Flags of serve (PocketBase's and the platform's) that take no value; every other flag without "=" takes the next argument. */
+const BOOLEAN_FLAGS = new Set(["dev", "automigrate", "hooksWatch", "indexFallback", "bus", "help", "h"]);
+
+/** serve's positional arguments (its domains): cobra lets them stand among the flags. */
+function positionals(args: readonly string[]): string[] {
   const serve = args.indexOf("serve");
-  const domains: string[] = [];
-  for (let i = serve + 1; serve >= 0 && i < args.length && !args[i].startsWith("-"); i++) domains.push(args[i]);
+  if (serve < 0) return [];
+  const found: string[] = [];
+  for (let i = serve + 1; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === "--") return [...found, ...args.slice(i + 1)];
+    if (!arg.startsWith("-")) found.push(arg);
+    else if (!arg.includes("=") && !BOOLEAN_FLAGS.has(arg.replace(/^--?/, ""))) i++; // skip its value
+  }
+  return found;
+}
+
+export function selfUrl(args: readonly string[]): SelfUrl {
+  const domains = positionals(args);
   // PocketBase's serve: with domains, HTTPS on :443 (and HTTP on :80 for redirects) unless flags say otherwise.
   const https = flagValue(args, "https") ?? (domains.length > 0 ? "0.0.0.0:443" : undefined);
   if (https) return { url: `https://${dialAddress(https)}`, ...(domains[0] ? { serverName: domains[0] } : {}) };
