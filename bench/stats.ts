@@ -5,10 +5,11 @@ export function percentile(sortedMs: number[], p: number): number {
   return sortedMs[index];
 }
 
-/** One line of figures: p50 and p95 in ms over `samples`, with the machine's core count. */
-export function report(name: string, samples: number[]): string {
+/** One line of figures: p50 and p95 (or the percentiles asked for) in ms over `samples`, with the machine's core count. */
+export function report(name: string, samples: number[], percentiles: readonly number[] = [50, 95]): string {
   const sorted = [...samples].sort((a, b) => a - b);
-  const line = `${name}: n=${samples.length} p50=${percentile(sorted, 50).toFixed(2)} ms p95=${percentile(sorted, 95).toFixed(2)} ms (cores=${cpus().length})`;
+  const figures = percentiles.map((p) => `p${p}=${percentile(sorted, p).toFixed(2)} ms`).join(" ");
+  const line = `${name}: n=${samples.length} ${figures} (cores=${cpus().length})`;
   console.log(line);
   return line;
 }

@@ -1,33 +1,13 @@
 // One page of things listed as a member, with 100,000 things across 100 organizations (platform-core
-// issue, item 12). Organizations and members go through the API; the things are bulk-inserted with the
-// sqlite3 shell, since 100,000 API creates would measure the seeding rather than the listing.
-import { execFileSync } from "node:child_process";
-import { join } from "node:path";
+// issue, item 12), seeded by things-dataset.ts.
 import { startPlatform } from "../e2e/harness/platform";
-import { client, createMember, PASSWORD } from "../e2e/harness/world";
+import { client, PASSWORD } from "../e2e/harness/world";
 import { measure, report } from "./stats";
-
-const ORGANIZATIONS = 100;
-const THINGS = 100_000;
+import { ORGANIZATIONS, seedThings, THINGS } from "./things-dataset";
 
 const platform = await startPlatform();
 try {
-  const su = await platform.superuser();
-  const members: string[] = [];
-  for (let i = 0; i < ORGANIZATIONS; i++) {
-    const org = await su.collection("organizations").create({ name: `Bench ${i}`, code: `bench-${i}`, active: true });
-    members.push((await createMember(su, org.id, "member", `bench-member-${i}@example.test`)).email as string);
-  }
-  const sql = `
-    PRAGMA busy_timeout = 10000;
-    CREATE TEMP TABLE o AS SELECT row_number() OVER (ORDER BY code) - 1 AS n, id, code FROM organizations WHERE code LIKE 'bench-%';
-    WITH RECURSIVE seq(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM seq WHERE i < ${THINGS - 1})
-    INSERT INTO things (id, name, code, organization, active, email, password, tokenKey, created, updated)
-    SELECT printf('bench%010d', i), 'Thing ' || i, printf('BN-%06d', i), o.id, 1,
-           printf('BN-%06d@', i) || o.code || '.thing.local', 'not-a-login', hex(randomblob(25)),
-           strftime('%Y-%m-%d %H:%M:%fZ', 'now'), strftime('%Y-%m-%d %H:%M:%fZ', 'now')
-    FROM seq JOIN o ON o.n = seq.i % ${ORGANIZATIONS};`;
-  execFileSync("sqlite3", [join(platform.dataDir, "data.db")], { input: sql });
+  const members = await seedThings(platform);
 
   const member = client(platform.url);
   await member.collection("users").authWithPassword(members[0], PASSWORD);

@@ -1,7 +1,7 @@
 // GET /api/ready against the real PocketBase, its sidecar prober and a real nats-server (spec 2.3, 3.1,
 // 3.2, 4.3, 7): each of the ten checks driven into its states by real conditions.
 import { spawn, execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -124,6 +124,28 @@ describe("readiness of a fresh platform: not bootstrapped, no bus", () => {
     }
     await checkBecomes(platform.url, "database", "ok", { withinMs: 30_000 });
   });
+});
+
+describe("readiness when the prober's sidecar dies", () => {
+  let platform: Platform;
+  beforeAll(async () => {
+    platform = await startPlatform({ env: FAST_PROBES });
+  }, 60_000);
+  afterAll(async () => platform?.stop());
+
+  it("keeps serving the last snapshot, then probing resumes once the per-minute watchdog restarts the sidecar", async () => {
+    const { body: before } = await readyWhen(platform.url, () => true);
+    const dir = join(platform.dataDir, ".sidecar");
+    const [state] = readdirSync(dir).filter((f) => f.endsWith(".json"));
+    const { pid } = JSON.parse(readFileSync(join(dir, state), "utf8")) as { pid: number };
+    process.kill(pid, "SIGKILL");
+    const killedAt = new Date();
+    // Served from the last snapshot meanwhile: its `checked` shows its age.
+    expect((await getReady(platform.url)).body.checked).not.toBeNull();
+    const { body: after } = await readyWhen(platform.url, () => true, { after: killedAt, withinMs: 80_000 });
+    expect(after.checks.map((c) => c.name)).toEqual(before.checks.map((c) => c.name));
+    expect(platform.log()).toContain("readiness: no probe has completed");
+  }, 90_000);
 });
 
 describe("readiness with a bus", () => {

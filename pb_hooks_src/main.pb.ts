@@ -195,6 +195,14 @@ routerAdd("POST", "/api/platform/readiness/snapshot", (e) => {
   (require(`${__hooks}/lib/platform.js`) as Platform).readiness.snapshotRoute(e);
 }, $apis.skipSuccessActivityLog());
 
+cronAdd(
+  (require(`${__hooks}/lib/platform.js`) as Platform).readiness.WATCHDOG_JOB,
+  (require(`${__hooks}/lib/platform.js`) as Platform).readiness.WATCHDOG_SCHEDULE,
+  () => {
+    (require(`${__hooks}/lib/platform.js`) as Platform).readiness.watchProber();
+  },
+);
+
 // Metrics (spec 4.3): registered unless metrics.enabled is false; every request is counted by route pattern.
 if ((require(`${__hooks}/lib/platform.js`) as Platform).metrics.enabled()) {
   routerUse((e) => {

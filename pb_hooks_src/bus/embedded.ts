@@ -3,6 +3,7 @@
 // port before bootstrap returns; onTerminate stops it. The supervisor (supervisor.ts) stops it as well
 // when PocketBase dies without terminating.
 import { currentConfig } from "../config/runtime";
+import { firstLineOf } from "../lib/errors";
 import { rootCommand } from "../lib/events";
 import { commandName } from "./command-line";
 import { clientPortOf, serverUrlPort } from "./server-port";
@@ -51,7 +52,7 @@ export function startEmbedded(app: CoreApp): void {
   try {
     text = toString($os.readFile(configPath));
   } catch (err) {
-    refuse(`bus.embedded_config ${configPath} cannot be read: ${messageOf(err)}`);
+    refuse(`bus.embedded_config ${configPath} cannot be read: ${firstLineOf(err)}`);
   }
   let port = 0;
   try {
@@ -59,7 +60,7 @@ export function startEmbedded(app: CoreApp): void {
     const urlPort = serverUrlPort(config.bus.server_url);
     if (port !== urlPort) refuse(`bus.embedded_config ${configPath} listens on port ${port} but bus.server_url ${config.bus.server_url} dials port ${urlPort}`);
   } catch (err) {
-    refuse(`bus.embedded_config ${configPath}: ${messageOf(err)}`);
+    refuse(`bus.embedded_config ${configPath}: ${firstLineOf(err)}`);
   }
 
   const natsServer = process.env.NATS_SERVER_BIN || $filepath.join(__hooks, "..", "bin", "nats-server");
@@ -149,8 +150,4 @@ function refuse(message: string): never {
 function fail(message: string): never {
   console.error(`serve --bus: ${message}`);
   return $os.exit(1) as never;
-}
-
-function messageOf(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).split("\n")[0];
 }

@@ -11,3 +11,8 @@ export class RouteError extends Error {
 export const badRequest = (message: string) => new RouteError(400, message);
 export const forbidden = (message: string) => new RouteError(403, message);
 export const notFound = (message: string) => new RouteError(404, message);
+
+/** The first line of a thrown value's message: Go errors reaching JS can carry a multi-line trace. */
+export function firstLineOf(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).split("\n")[0];
+}

@@ -79,13 +79,13 @@ export function ensureSidecar(): void {
 /**
  * For onBootstrap: under `serve`, start the sidecar before the first request needs it. A failure is
  * logged and serving goes on; every sidecar call retries the start and fails with the same plain message.
- * Other commands start it on first use only.
+ * Other commands start it on first use only. With `probe`, the sidecar also runs the readiness prober.
  */
-export function startSidecarWithServe(probe: () => ProbeSettings): void {
+export function startSidecarWithServe(probe?: () => ProbeSettings): void {
   if (!$os.args.includes("serve")) return;
   try {
     // Kept for every later launch too: a restarted sidecar must go on probing.
-    $app.store().set(PROBE_KEY, probe());
+    if (probe) $app.store().set(PROBE_KEY, probe());
     ensureSidecar();
   } catch (err) {
     console.error(err instanceof Error ? err.message : String(err));

@@ -6,6 +6,7 @@ import { embeddedSupervisorPid } from "../../bus/embedded";
 import { findOperator } from "../../bus/operator";
 import { unsealSecret } from "../../bus/secrets";
 import { currentConfig } from "../../config/runtime";
+import { firstLineOf } from "../../lib/errors";
 import { sidecarCall } from "../../lib/sidecar";
 import { collectionNames } from "../../schema/names";
 import { VERSION } from "../../version";
@@ -43,7 +44,7 @@ function collectDatabase(app: CoreApp): Collected {
     const result: DatabaseCounts = { ...counts, databaseBytes: databaseBytes(app) };
     return { families: databaseFamilies(result), failed: false };
   } catch (err) {
-    console.error(`metrics: the database collector failed: ${messageOf(err)}`);
+    console.error(`metrics: the database collector failed: ${firstLineOf(err)}`);
     return { families: [], failed: true };
   }
 }
@@ -56,7 +57,7 @@ function databaseBytes(app: CoreApp): number {
     try {
       total += $os.stat(path).size();
     } catch (err) {
-      if (i === 0 || !messageOf(err).includes("no such file or directory")) throw err;
+      if (i === 0 || !firstLineOf(err).includes("no such file or directory")) throw err;
     }
   });
   return total;
@@ -80,7 +81,7 @@ function collectEmbeddedBus(app: CoreApp): Collected {
   try {
     return { families: busFamilies(true, requestVarz(app)), failed: false };
   } catch (err) {
-    console.error(`metrics: the embedded bus collector failed: ${messageOf(err)}`);
+    console.error(`metrics: the embedded bus collector failed: ${firstLineOf(err)}`);
     return { families: busFamilies(true, undefined), failed: true };
   }
 }
@@ -105,9 +106,4 @@ function requestVarz(app: CoreApp): BusVarz {
     timeoutMs: VARZ_TIMEOUT_MS,
   }, VARZ_TIMEOUT_MS / 1000 + 1);
   return parseVarz(reply);
-}
-
-function messageOf(err: unknown): string {
-  const message = err instanceof Error ? err.message : String(err);
-  return message.split("\n")[0];
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { family, renderExposition, renderFamily, single } from "./exposition";
+import { escapeLabelValue, family, formatValue, renderExposition, renderFamily, single } from "./exposition";
 
 describe("renderFamily", () => {
   it("writes HELP, TYPE and one line per sample with escaped label values", () => {
@@ -29,5 +29,19 @@ describe("renderExposition", () => {
   it("ends every line with a newline", () => {
     expect(renderExposition(["a 1", "b 2"])).toBe("a 1\nb 2\n");
     expect(renderExposition([])).toBe("");
+  });
+});
+
+describe("escapeLabelValue and formatValue", () => {
+  it("escape backslash, double quote and newline, and nothing else", () => {
+    expect(escapeLabelValue('a"b\\c\nd')).toBe('a\\"b\\\\c\\nd');
+    expect(escapeLabelValue("plain")).toBe("plain");
+  });
+
+  it("spell special values as the format does", () => {
+    expect(formatValue(NaN)).toBe("NaN");
+    expect(formatValue(Infinity)).toBe("+Inf");
+    expect(formatValue(-Infinity)).toBe("-Inf");
+    expect(formatValue(1.5)).toBe("1.5");
   });
 });

@@ -1,7 +1,18 @@
 // Prometheus text exposition format 0.0.4 (spec 4.3: "text exposition format of a metrics scraper"). Pure:
-// runs in goja and in Node. Label values and numbers are spelled by the readiness module's helpers, so the
-// whole scrape escapes one way.
-import { escapeLabelValue, formatValue } from "../readiness/metrics-text";
+// runs in goja and in Node.
+
+/** Escapes a label value per the text exposition format: backslash, double quote, newline. */
+export function escapeLabelValue(value: string): string {
+  return value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
+}
+
+/** Formats a sample value: numbers plainly, NaN and infinities as the format spells them. */
+export function formatValue(value: number): string {
+  if (Number.isNaN(value)) return "NaN";
+  if (value === Infinity) return "+Inf";
+  if (value === -Infinity) return "-Inf";
+  return String(value);
+}
 
 export const CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 

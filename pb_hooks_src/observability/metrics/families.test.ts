@@ -1,21 +1,64 @@
 import { describe, expect, it } from "vitest";
 import { summarizeCertificates } from "../readiness/certificates";
-import { readinessSeries } from "../readiness/metrics-text";
 import { renderFamily } from "./exposition";
 import { certificateFamilies, collectorErrorsFamily, databaseFamilies, readinessLines } from "./families";
 
 const samples = (lines: string[]) => lines.filter((l) => !l.startsWith("#"));
 
 describe("readinessLines", () => {
-  it("is the readiness state set of the last probe, its timestamp in whole seconds", () => {
-    const results = [{ name: "database", state: "ok" as const }];
-    expect(readinessLines({ results, probedAtMs: 1_700_000_000_900 }, "1.2.3")).toEqual(readinessSeries(results, "1.2.3", 1_700_000_000));
+  const lines = readinessLines(
+    {
+      results: [
+        { name: "schema", state: "warn" },
+        { name: "database", state: "ok" },
+      ],
+      probedAtMs: 1_773_144_000_900,
+    },
+    "1.2.3",
+  );
+
+  it("has HELP and TYPE for every series", () => {
+    for (const metric of ["platform_ready", "platform_check_state", "platform_check_timestamp_seconds", "platform_build_info"]) {
+      expect(lines).toContain(`# TYPE ${metric} gauge`);
+      expect(lines.some((l) => l.startsWith(`# HELP ${metric} `))).toBe(true);
+    }
+  });
+
+  it("emits one series per check per state, 1 on the current state only, sorted by name", () => {
+    expect(lines.filter((l) => l.startsWith("platform_check_state{"))).toEqual([
+      'platform_check_state{name="database",state="ok"} 1',
+      'platform_check_state{name="database",state="warn"} 0',
+      'platform_check_state{name="database",state="fail"} 0',
+      'platform_check_state{name="database",state="skipped"} 0',
+      'platform_check_state{name="schema",state="ok"} 0',
+      'platform_check_state{name="schema",state="warn"} 1',
+      'platform_check_state{name="schema",state="fail"} 0',
+      'platform_check_state{name="schema",state="skipped"} 0',
+    ]);
+  });
+
+  it("reports ready 1 with warnings, the probe time in whole seconds and build info", () => {
+    expect(lines).toContain("platform_ready 1");
+    expect(lines).toContain("platform_check_timestamp_seconds 1773144000");
+    expect(lines).toContain('platform_build_info{version="1.2.3"} 1');
+  });
+
+  it("reports ready 0 when a check fails", () => {
+    const failing = readinessLines({ results: [{ name: "bus_trust", state: "fail" }, { name: "x", state: "ok" }], probedAtMs: 1_500 }, "v");
+    expect(failing).toContain("platform_ready 0");
+    expect(failing).toContain('platform_check_state{name="bus_trust",state="fail"} 1');
+  });
+
+  it("escapes label values", () => {
+    const escaped = readinessLines({ results: [{ name: 'a"b\\c\nd', state: "ok" }], probedAtMs: 0 }, 'v"1\\\n');
+    expect(escaped).toContain('platform_check_state{name="a\\"b\\\\c\\nd",state="ok"} 1');
+    expect(escaped).toContain('platform_build_info{version="v\\"1\\\\\\n"} 1');
   });
 
   it("before the first probe: not ready and the build info, no check series and no timestamp", () => {
-    const lines = readinessLines(undefined, "1.2.3");
-    expect(samples(lines)).toEqual(["platform_ready 0", 'platform_build_info{version="1.2.3"} 1']);
-    expect(lines.join("\n")).not.toContain("platform_check_");
+    const before = readinessLines(undefined, "1.2.3");
+    expect(samples(before)).toEqual(["platform_ready 0", 'platform_build_info{version="1.2.3"} 1']);
+    expect(before.join("\n")).not.toContain("platform_check_");
   });
 });
 

@@ -1,11 +1,11 @@
 // The collectors' series (spec 4.3) from what each collector read. Pure: runs in goja and in Node.
 import { CERTIFICATE_KINDS, type CertificateScan } from "../readiness/certificates";
-import { readinessSeries, type StateResult } from "../readiness/metrics-text";
+import { CHECK_STATES, type CheckState } from "../readiness/states";
 import { family, renderFamily, single, type MetricFamily, type Sample } from "./exposition";
 
 /** What the readiness collector found: the last probe, or none yet. */
 export interface ReadinessView {
-  results: readonly StateResult[];
+  results: readonly { name: string; state: CheckState }[];
   probedAtMs: number;
 }
 
@@ -15,11 +15,24 @@ export interface ReadinessView {
  * check series and no timestamp, which would claim a probe that never ran.
  */
 export function readinessLines(snapshot: ReadinessView | undefined, version: string): string[] {
-  if (snapshot) return readinessSeries(snapshot.results, version, Math.floor(snapshot.probedAtMs / 1000));
+  const results = snapshot ? [...snapshot.results].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) : [];
+  const ready = snapshot && !results.some((r) => r.state === "fail") ? 1 : 0;
   return [
-    ...renderFamily(single("platform_ready", "gauge", "1 when the control plane is ready (no check fails), 0 otherwise.", 0)),
-    ...renderFamily(family("platform_build_info", "gauge", "Build information; value is always 1.", [{ labels: [["version", version]], value: 1 }])),
-  ];
+    single("platform_ready", "gauge", "1 when the control plane is ready (no check fails), 0 otherwise.", ready),
+    family(
+      "platform_check_state",
+      "gauge",
+      "Readiness check state: 1 on the current state, 0 on the others.",
+      results.flatMap((r) => CHECK_STATES.map((state): Sample => ({ labels: [["name", r.name], ["state", state]], value: r.state === state ? 1 : 0 }))),
+    ),
+    family(
+      "platform_check_timestamp_seconds",
+      "gauge",
+      "Unix time of the last readiness probe; a stale value means the prober is wedged.",
+      snapshot ? [{ value: Math.floor(snapshot.probedAtMs / 1000) }] : [],
+    ),
+    family("platform_build_info", "gauge", "Build information; value is always 1.", [{ labels: [["version", version]], value: 1 }]),
+  ].flatMap(renderFamily);
 }
 
 /** What the database collector counted; label values are the collections' canonical names (e.g. "things"). */

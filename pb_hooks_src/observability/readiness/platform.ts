@@ -6,7 +6,7 @@ import { parseDuration } from "../../config/duration";
 import { currentConfig } from "../../config/runtime";
 import { requestOf } from "../../lib/events";
 import { readJsonObject, respond } from "../../lib/request";
-import { isSidecarAuthorization } from "../../lib/sidecar";
+import { isSidecarAuthorization, sidecarCall } from "../../lib/sidecar";
 import { notFound } from "../../lib/errors";
 import { VERSION } from "../../version";
 import { CHECKS, CHECK_NAMES } from "./checks";
@@ -89,4 +89,25 @@ export function snapshotRoute(e: core.RequestEvent): void {
 /** Anyone but the running sidecar gets the same 404 as a path that does not exist. */
 function requireProber(e: core.RequestEvent): void {
   if (!isSidecarAuthorization(requestOf(e).header.get("Authorization"))) throw notFound("The requested resource wasn't found.");
+}
+
+export const WATCHDOG_JOB = "platform_readiness_watchdog";
+export const WATCHDOG_SCHEDULE = "* * * * *";
+
+/**
+ * Cron, every minute under serve: when no snapshot has landed for three intervals plus the timeout, the
+ * prober has stopped (its sidecar died, say). Asking the sidecar for its health restarts a sidecar that is
+ * gone (lib/sidecar.ts), and with it the prober; the log says so either way.
+ */
+export function watchProber(): void {
+  const { readiness } = currentConfig();
+  const limitMs = 3 * (parseDuration(readiness.interval) + parseDuration(readiness.timeout));
+  const ageMs = Date.now() - (readSnapshot()?.probedAtMs ?? startedAtMs());
+  if (ageMs <= limitMs) return;
+  console.error(`readiness: no probe has completed for ${Math.round(ageMs / 1000)} s; checking the sidecar that runs the prober`);
+  try {
+    sidecarCall("/v1/health", undefined, 2);
+  } catch (err) {
+    console.error(`readiness: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }

@@ -1,0 +1,58 @@
+// GET /api/ready under load and the prober's real schedule, against the real platform with its bus and
+// the default readiness settings (interval 15s, timeout 5s). Figures are printed, never asserted.
+//   1. /api/ready latency with 100 concurrent clients (p50/p95/p99).
+//   2. The prober's real interval (between consecutive `checked` times) and probe duration (`took`) over
+//      ten minutes (BENCH_PROBER_MINUTES overrides), read from the served snapshots.
+import { parseDuration } from "../pb_hooks_src/config/duration";
+import { startPlatformWithBus } from "../e2e/harness/bus";
+import { report } from "./stats";
+
+const CLIENTS = 100;
+const REQUESTS_PER_CLIENT = 100;
+const PROBER_MINUTES = Number(process.env.BENCH_PROBER_MINUTES ?? "10");
+const POLL_MS = 200;
+
+const bus = await startPlatformWithBus({ env: { PLATFORM_BUS_WEBSOCKET_URLS: "ws://127.0.0.1:8443" } });
+try {
+  const booted = await bus.platform.command(["bootstrap", "--email", "bench-operator@example.test", "--password", "bench-password-1"]);
+  if (booted.code !== 0) throw new Error(`bootstrap failed: ${booted.stderr}`);
+  const ready = `${bus.platform.url}/api/ready`;
+  const firstSnapshot = Date.now() + 30_000;
+  while ((await fetch(ready)).status === 503 && Date.now() < firstSnapshot) await new Promise((r) => setTimeout(r, 100));
+
+  // 1. Latency under 100 concurrent clients (each on its own kept-alive connection through fetch's pool).
+  for (let i = 0; i < 200; i++) await (await fetch(ready)).arrayBuffer();
+  const latencies: number[] = [];
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      for (let i = 0; i < REQUESTS_PER_CLIENT; i++) {
+        const t = performance.now();
+        const response = await fetch(ready);
+        await response.arrayBuffer();
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  report(`GET /api/ready, ${CLIENTS} concurrent clients (${Math.round(latencies.length / seconds)} req/s)`, latencies, [50, 95, 99]);
+
+  // 2. The prober's schedule as served.
+  const checked: number[] = [];
+  const took: number[] = [];
+  const until = Date.now() + PROBER_MINUTES * 60_000;
+  while (Date.now() < until) {
+    const body = (await (await fetch(ready)).json()) as { checked: string | null; took: string };
+    const at = body.checked ? Date.parse(body.checked) : NaN;
+    if (!Number.isNaN(at) && at !== checked[checked.length - 1]) {
+      checked.push(at);
+      took.push(parseDuration(body.took));
+    }
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+  const intervals = checked.slice(1).map((t, i) => t - checked[i]);
+  report(`prober interval over ${PROBER_MINUTES} min (readiness.interval 15s; ${checked.length} snapshots)`, intervals, [50, 95, 100]);
+  report(`probe duration over ${PROBER_MINUTES} min (readiness.timeout 5s)`, took, [50, 95, 100]);
+} finally {
+  await bus.stop();
+}
