@@ -3,6 +3,7 @@
 // pooled VM where no name of this file exists, so each handler requires the library itself (the module is
 // cached per VM). Record hooks fire for every writer: the API, SuperUsers, the admin UI, hooks and commands.
 type Platform = typeof import("./platform");
+type Serving = typeof import("./serving");
 
 (require(`${__hooks}/lib/platform.js`) as Platform).start();
 
@@ -184,7 +185,7 @@ routerAdd("GET", "/branding/{path...}", (e) => {
 // runs each check through the two internal routes below (its token only; 404 for anyone else).
 // Successful probe and scrape traffic stays out of the request log.
 routerAdd("GET", "/api/ready", (e) => {
-  (require(`${__hooks}/lib/platform.js`) as Platform).readiness.readyRoute(e);
+  (require(`${__hooks}/lib/serving.js`) as Serving).readyRoute(e);
 }, $apis.skipSuccessActivityLog());
 
 routerAdd("POST", "/api/platform/readiness/checks/{name}", (e) => {
@@ -206,7 +207,7 @@ cronAdd(
 // Metrics (spec 4.3): registered unless metrics.enabled is false; every request is counted by route pattern.
 if ((require(`${__hooks}/lib/platform.js`) as Platform).metrics.enabled()) {
   routerUse((e) => {
-    (require(`${__hooks}/lib/platform.js`) as Platform).metrics.instrument(e);
+    (require(`${__hooks}/lib/serving.js`) as Serving).instrument(e);
   });
 
   routerAdd("GET", "/metrics", (e) => {

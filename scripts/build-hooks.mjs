@@ -2,6 +2,8 @@
 //   pb_hooks/main.pb.js      the single entry file: registrations only, each handler requires the library
 //   pb_hooks/lib/platform.js the CommonJS library with all logic (handlers run in pooled VMs and see
 //                            no top-level variable, so each handler requires it itself)
+//   pb_hooks/lib/serving.js  a small library for the hot paths (the metrics middleware, GET /api/ready):
+//                            a VM PocketBase creates under load compiles it instead of the whole library
 //   pb_hooks/sidecar/sidecar.mjs  the Node sidecar (sidecar/; docs/sidecar.md) that the hooks start, with
 //                            its npm dependencies bundled, so the hooks dir stays the one deployable unit
 import { build } from "esbuild";
@@ -40,8 +42,8 @@ const define = {
 await build({
   ...common,
   define,
-  entryPoints: [join(root, "pb_hooks_src/platform.ts")],
-  outfile: join(out, "lib/platform.js"),
+  entryPoints: { platform: join(root, "pb_hooks_src/platform.ts"), serving: join(root, "pb_hooks_src/serving.ts") },
+  outdir: join(out, "lib"),
   bundle: true,
   format: "cjs",
   // The browser field makes tweetnacl and friends skip Node's crypto module, which goja does not have.

@@ -8,13 +8,11 @@ import { requestOf } from "../../lib/events";
 import { readJsonObject, respond } from "../../lib/request";
 import { isSidecarAuthorization, sidecarCall } from "../../lib/sidecar";
 import { notFound } from "../../lib/errors";
-import { VERSION } from "../../version";
 import { CHECKS, CHECK_NAMES } from "./checks";
-import { notProbedBody, NOT_PROBED_STATUS, panicked, readinessBody, type CheckResult } from "./report";
+import { panicked, type CheckResult } from "./report";
 import { selfUrl } from "./self-url";
 import { parseSnapshotPost } from "./snapshot-post";
 import { readSnapshot, startedAtMs, writeSnapshot } from "./snapshot";
-import { httpStatus } from "./states";
 
 export { markStarted } from "./snapshot";
 
@@ -27,32 +25,6 @@ export function proberSettings(): ProbeSettings {
     intervalMs: Math.max(1, Math.round(parseDuration(readiness.interval))),
     timeoutMs: Math.max(1, Math.round(parseDuration(readiness.timeout))),
   };
-}
-
-/** GET /api/ready: the last snapshot as is, for everyone; never runs a check. */
-export function readyRoute(e: core.RequestEvent): void {
-  e.response.header().set("Cache-Control", "no-store");
-  const snapshot = readSnapshot();
-  const now = new Date();
-  const started = new Date(startedAtMs());
-  if (!snapshot) {
-    sendJson(e, NOT_PROBED_STATUS, notProbedBody(VERSION, started, now));
-    return;
-  }
-  const body = readinessBody({
-    results: snapshot.results,
-    version: VERSION,
-    startedAt: started,
-    probedAt: new Date(snapshot.probedAtMs),
-    probeTookMs: snapshot.tookMs,
-    now,
-  });
-  sendJson(e, httpStatus(body.state), body);
-}
-
-/** JSON with the keys in the order of spec 2.3 (e.json goes through a Go map, which reorders them). */
-function sendJson(e: core.RequestEvent, status: number, body: unknown): void {
-  e.blob(status, "application/json", JSON.stringify(body));
 }
 
 /** POST /api/platform/readiness/checks/{name} (the prober only): runs one check here, first-hand. */
