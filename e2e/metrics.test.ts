@@ -214,6 +214,34 @@ describe("GET /metrics with a token and an external bus", () => {
     expect(result.code, result.output).toBe(0);
   });
 
+  it("fires the certificate alerts for a host certificate within 30 days and a CA within 90, while staying ready", async () => {
+    // The expiry the prober's scan reads, moved (the API issues nothing that short-lived): 10 days ahead
+    // for one active host, 60 for one CA.
+    const db = join(platform.dataDir, "data.db");
+    const sqlite = (sql: string) => execFileSync("sqlite3", [db], { input: `PRAGMA busy_timeout = 10000;\n${sql}\n` });
+    const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().replace("T", " ");
+    const saved = sqlite("SELECT id || '|' || not_after FROM overlay_ca LIMIT 1; SELECT id || '|' || not_after FROM overlay_hosts WHERE active = 1 LIMIT 1;")
+      .toString().trim().split("\n").filter((line) => line.includes("|")).map((line) => line.split("|")); // the pragma prints a line too
+    const [[caId, caNotAfter], [hostId, hostNotAfter]] = saved;
+    sqlite(`UPDATE overlay_ca SET not_after = '${inDays(60)}' WHERE id = '${caId}'; UPDATE overlay_hosts SET not_after = '${inDays(10)}' WHERE id = '${hostId}';`);
+    try {
+      expect(await until(async () => {
+        const text = (await scrape(platform.url, auth)).text;
+        return value(text, 'platform_certificates_expiring{kind="overlay_host"}') === 1 && value(text, 'platform_certificates_expiring{kind="overlay_ca"}') === 1;
+      }, 30_000)).toBe(true);
+      const expiring = await scrape(platform.url, auth);
+      expect(value(expiring.text, "platform_ready")).toBe(1);
+      const result = runAlertTests([alertTest(expiring, { proberLive: true }, 60, {
+        PlatformHostCertificateExpiring: [{ kind: "overlay_host" }],
+        PlatformCaCertificateExpiring: [{ kind: "overlay_ca" }],
+        PlatformNotReady: [],
+      })]);
+      expect(result.code, result.output).toBe(0);
+    } finally {
+      sqlite(`UPDATE overlay_ca SET not_after = '${caNotAfter}' WHERE id = '${caId}'; UPDATE overlay_hosts SET not_after = '${hostNotAfter}' WHERE id = '${hostId}';`);
+    }
+  });
+
   it("fires PlatformNotReady and PlatformCheckFailing{name=bus_reachable} once the bus server stops", async () => {
     await bus.stopNats();
     try {
@@ -331,6 +359,26 @@ describe("GET /metrics open, and its collectors failing", () => {
     const recovered = (await scrape(platform.url)).text;
     expect(value(recovered, "platform_collector_errors")).toBe(0);
     expect(value(recovered, 'platform_records{collection="things"}')).toBe(0);
+  });
+
+  it("drops the certificate series, without a collector error, while the certificate scan fails", async () => {
+    const db = join(platform.dataDir, "data.db");
+    const sqlite = (sql: string) => execFileSync("sqlite3", [db], { input: `PRAGMA busy_timeout = 10000;\n${sql}\n` });
+    expect(await until(async () => names((await scrape(platform.url)).text).has("platform_certificates"), 30_000)).toBe(true);
+    // A column only the certificate scan reads: the record counts of the database collector still work.
+    sqlite("ALTER TABLE overlay_ca DROP COLUMN next_not_after;");
+    try {
+      expect(await until(async () => !names((await scrape(platform.url)).text).has("platform_certificates"), 30_000)).toBe(true);
+      const text = (await scrape(platform.url)).text;
+      for (const name of ["platform_certificates", "platform_certificates_expired", "platform_certificates_expiring", "platform_certificate_expiry_seconds"]) {
+        expect(names(text), name).not.toContain(name);
+      }
+      expect(value(text, "platform_collector_errors")).toBe(0);
+      expect(names(text)).toContain("platform_records");
+    } finally {
+      sqlite("ALTER TABLE overlay_ca ADD COLUMN next_not_after TEXT DEFAULT '' NOT NULL;");
+    }
+    expect(await until(async () => names((await scrape(platform.url)).text).has("platform_certificates"), 30_000)).toBe(true);
   });
 
   it("is not registered when metrics.enabled is false, while /api/ready still answers", async () => {

@@ -241,6 +241,13 @@ describe("readiness with a bus", () => {
     expect(checkOf(body, "overlay_cert_expiry").detail).toMatch(/1 host certificate\(s\) expired and 0|0 host certificate\(s\) expired and 1/);
     expect(checkOf(body, "overlay_cert_expiry").detail).not.toContain(organization.name as string);
 
+    // The fix works: saving the host with an empty cert re-signs it for a fresh year.
+    expect(checkOf(body, "overlay_cert_expiry").fix).toContain("empty cert");
+    await su.collection("overlay_hosts").update(host.id, { cert: "" });
+    await checkBecomes(bus.platform.url, "overlay_cert_expiry", "ok");
+
+    sql(bus.platform, `UPDATE overlay_hosts SET not_after = '${inDays(10)}' WHERE id = '${host.id}'`);
+    await checkBecomes(bus.platform.url, "overlay_cert_expiry", "warn");
     await su.collection("overlay_hosts").update(host.id, { active: false });
     ({ body } = await checkBecomes(bus.platform.url, "overlay_cert_expiry", "ok"));
 

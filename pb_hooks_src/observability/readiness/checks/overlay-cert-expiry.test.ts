@@ -53,11 +53,11 @@ describe("expiryOutcome", () => {
     );
   });
 
-  it("gives a fix naming the cert-audit route and the CA rotation on a warning", () => {
+  it("gives a fix saying how to renew a host and naming the CA rotation on a warning", () => {
     const outcome = expiryOutcome(scan({ overlay_host: { inService: 1, expired: 1, expiring: 0, soonestMs: SOON } }));
     expect(outcome.state).toBe("warn");
     const fix = outcome.state === "ok" ? "" : outcome.fix;
-    expect(fix).toContain("/api/org/overlay/cert-audit");
+    expect(fix).toContain("empty cert");
     expect(fix).toContain("/api/org/overlay-ca/rotate");
   });
 

@@ -44,6 +44,6 @@ export function expiryOutcome(scan: CertificateScan): CheckOutcome {
   return {
     state: "warn",
     detail: problems.join("; "),
-    fix: "Tenants list hosts to renew with GET /api/org/overlay/cert-audit; renew each host's certificate and redeploy its config. A CA near expiry is replaced with POST /api/org/overlay-ca/rotate (prepare, commit, finish).",
+    fix: "Renew each affected host: save its overlay_hosts row with an empty cert (it is re-signed with a new key pair), then redeploy its config_yaml. A CA near expiry is replaced with POST /api/org/overlay-ca/rotate (prepare, commit, finish).",
   };
 }
