@@ -10,7 +10,7 @@ import type { ProbeSettings } from "./protocol";
 export const CHECK_PATH = "/api/platform/readiness/checks/";
 export const SNAPSHOT_PATH = "/api/platform/readiness/snapshot";
 /** Before PocketBase listens (the sidecar starts during bootstrap), the first probe is retried this often. */
-export const FIRST_PROBE_RETRY_MS = 100;
+export const FIRST_PROBE_RETRY_MS = 25;
 
 export interface PostAnswer {
   status: number;

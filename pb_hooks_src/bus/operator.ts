@@ -65,6 +65,11 @@ export function operatorKeys(app: CoreApp): OperatorKeys {
     signingKeyPub: record.getString("signing_key_pub"),
     signingSeed: unsealSecret(record.getString("signing_seed"), "the operator signing key"),
     systemAccountPub: record.getString("sys_account_pub"),
-    systemUserCreds: unsealSecret(record.getString("sys_user_creds"), "the system user's credentials"),
+    systemUserCreds: unsealSystemCreds(record),
   };
+}
+
+/** The $SYS user's creds file of an operator row; throws, naming bus.encryption_key, when it cannot be unsealed. */
+export function unsealSystemCreds(operator: core.Record): string {
+  return unsealSecret(operator.getString("sys_user_creds"), "the system user's credentials");
 }

@@ -3,8 +3,7 @@
 // http.ts). Each collector either returns its series or fails as a whole; a failing collector's series
 // are absent, never zero (spec 4.3 rule 4).
 import { embeddedSupervisorPid } from "../../bus/embedded";
-import { findOperator } from "../../bus/operator";
-import { unsealSecret } from "../../bus/secrets";
+import { findOperator, unsealSystemCreds } from "../../bus/operator";
 import { currentConfig } from "../../config/runtime";
 import { firstLineOf } from "../../lib/errors";
 import { sidecarCall } from "../../lib/sidecar";
@@ -100,7 +99,7 @@ function requestVarz(app: CoreApp): BusVarz {
   if (!operator) throw new Error("no bus operator yet");
   const { reply } = sidecarCall<{ reply: string }>("/v1/nats/request", {
     servers: [currentConfig().bus.server_url],
-    creds: unsealSecret(operator.getString("sys_user_creds"), "the system user's credentials"),
+    creds: unsealSystemCreds(operator),
     subject: VARZ_SUBJECT,
     payload: "",
     timeoutMs: VARZ_TIMEOUT_MS,

@@ -3,8 +3,7 @@
 // answers as a bus server at bus.server_url) and bus_trust (that server accepts the $SYS credential).
 // Reachability and trust stay apart: "nothing listens" and "it refuses us" have different fixes.
 import type { BusInfoResponse, NatsPingResponse } from "../../../../sidecar/protocol";
-import { findOperator } from "../../../bus/operator";
-import { unsealSecret } from "../../../bus/secrets";
+import { findOperator, unsealSystemCreds } from "../../../bus/operator";
 import { SidecarError, sidecarCall } from "../../../lib/sidecar";
 import { BOOTSTRAP_FIX } from "./bootstrap";
 import { LAUNCHER, type Check, type CheckContext } from "./check";
@@ -55,7 +54,7 @@ export const busTrust: Check = (ctx) => {
   if (!operator) return { state: "skipped", detail: "no bus operator yet, so no $SYS credential to present", fix: BOOTSTRAP_FIX };
   let creds: string;
   try {
-    creds = unsealSecret(operator.getString("sys_user_creds"), "the system user's credentials");
+    creds = unsealSystemCreds(operator);
   } catch (err) {
     return { state: "fail", detail: err instanceof Error ? err.message : String(err), fix: "Set bus.encryption_key to the key these rows were written with." };
   }
