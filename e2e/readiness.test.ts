@@ -95,6 +95,18 @@ describe("readiness of a fresh platform: not bootstrapped, no bus", () => {
     await checkBecomes(platform.url, "bootstrap", "ok");
   });
 
+  it("bus_operator fails while the operator record has no JWT", async () => {
+    const saved = sql(platform, "SELECT operator_jwt FROM bus_system_operator").trim();
+    sql(platform, "UPDATE bus_system_operator SET operator_jwt = ''");
+    try {
+      const { body } = await checkBecomes(platform.url, "bus_operator", "fail");
+      expect(checkOf(body, "bus_operator").detail).toBe("the bus operator record has no JWT");
+    } finally {
+      sql(platform, `UPDATE bus_system_operator SET operator_jwt = '${saved}'`);
+    }
+    await checkBecomes(platform.url, "bus_operator", "ok");
+  });
+
   it("schema_version fails while the database holds a migration this binary does not know", async () => {
     const future = "1999999999_from_a_newer_release.js";
     sql(platform, `INSERT INTO _migrations (file, applied) VALUES ('${future}', 1999999999000000)`);
@@ -318,24 +330,59 @@ describe("a check that throws", () => {
   let platform: Platform;
   beforeAll(async () => {
     platform = await startPlatform({ env: FAST_PROBES });
-    await bootstrap(platform);
-    // The organizations collection renamed in configuration only: the bootstrap check's query then hits a
-    // table that does not exist and throws inside the check.
-    await platform.restart({ PLATFORM_TENANCY_ORGANIZATIONS_COLLECTION: "organizations_elsewhere" });
   }, 60_000);
   afterAll(async () => platform?.stop());
 
   it("becomes fail with the error's message and no stack, and the process keeps serving", async () => {
-    const { status, body } = await checkBecomes(platform.url, "bootstrap", "fail");
+    // The migrations table moved away under the running server: schema_version's query throws.
+    sql(platform, "ALTER TABLE _migrations RENAME TO _migrations_moved_away");
+    try {
+      const { status, body } = await checkBecomes(platform.url, "schema_version", "fail");
+      expect(status).toBe(503);
+      const thrown = checkOf(body, "schema_version");
+      expect(thrown.detail).toMatch(/^check panicked: .*no such table: _migrations/);
+      expect(thrown.detail).not.toMatch(/\n|at .*\.js:\d+/);
+      expect(thrown.fix).toBeTruthy();
+      // Still serving, still probing.
+      const later = await readyWhen(platform.url, () => true, { after: new Date() });
+      expect(checkOf(later.body, "schema_version").state).toBe("fail");
+      expect((await fetch(`${platform.url}/api/health`)).status).toBe(200);
+    } finally {
+      sql(platform, "ALTER TABLE _migrations_moved_away RENAME TO _migrations");
+    }
+    await checkBecomes(platform.url, "schema_version", "ok");
+  });
+});
+
+describe("readiness of a database the platform schema was never imported into", () => {
+  let platform: Platform;
+  let noMigrations: string;
+  beforeAll(async () => {
+    noMigrations = mkdtempSync(join(tmpdir(), "readiness-no-migrations-"));
+    platform = await startPlatform({ env: { ...FAST_PROBES, PB_MIGRATIONS_DIR: noMigrations } });
+  }, 60_000);
+  afterAll(async () => {
+    await platform?.stop();
+    rmSync(noMigrations, { recursive: true, force: true });
+  });
+
+  it("fails schema with the migrate command, and the checks that read the schema say why instead of crashing", async () => {
+    const { status, body } = await readyWhen(platform.url, () => true);
     expect(status).toBe(503);
-    const thrown = checkOf(body, "bootstrap");
-    expect(thrown.detail).toMatch(/^check panicked: .*organizations_elsewhere/);
-    expect(thrown.detail).not.toMatch(/\n|at .*\.js:\d+/);
-    expect(thrown.fix).toBeTruthy();
-    expect(checkOf(body, "schema").state).toBe("fail");
-    // Still serving, still probing.
-    const later = await readyWhen(platform.url, () => true, { after: new Date() });
-    expect(checkOf(later.body, "bootstrap").state).toBe("fail");
-    expect((await fetch(`${platform.url}/api/health`)).status).toBe(200);
+    const schema = checkOf(body, "schema");
+    expect(schema).toMatchObject({ state: "fail", fix: "scripts/platform migrate up" });
+    expect(schema.detail).toContain("missing collections: organizations");
+    expect(checkOf(body, "bootstrap")).toMatchObject({ state: "fail", detail: expect.stringContaining("no user has is_operator set") });
+    expect(checkOf(body, "bus_operator").state).toBe("fail");
+    expect(checkOf(body, "bus_trust").state).toBe("skipped");
+    expect(checkOf(body, "overlay_cert_expiry").state).toBe("skipped");
+    for (const check of body.checks) expect(check.detail ?? "", check.name).not.toContain("panicked");
+  });
+
+  it("fails schema while platform collections exist without their fields", async () => {
+    const su = await platform.superuser();
+    await su.collections.create({ name: "organizations", type: "base", fields: [] });
+    const { body } = await readyWhen(platform.url, (b) => (checkOf(b, "schema").detail ?? "").includes("organizations ("), { after: new Date() });
+    expect(checkOf(body, "schema").detail).toMatch(/collections without their platform fields: .*organizations \(code, name/);
   });
 });

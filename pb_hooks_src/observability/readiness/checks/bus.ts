@@ -3,12 +3,17 @@
 // answers as a bus server at bus.server_url) and bus_trust (that server accepts the $SYS credential).
 // Reachability and trust stay apart: "nothing listens" and "it refuses us" have different fixes.
 import type { BusInfoResponse, NatsPingResponse } from "../../../../sidecar/protocol";
-import { findOperator, unsealSystemCreds } from "../../../bus/operator";
+import { SYSTEM_OPERATOR, findOperator, unsealSystemCreds } from "../../../bus/operator";
 import { SidecarError, sidecarCall } from "../../../lib/sidecar";
 import { BOOTSTRAP_FIX } from "./bootstrap";
-import { LAUNCHER, type Check, type CheckContext } from "./check";
+import { LAUNCHER, MIGRATE_FIX, schemaGap, type Check, type CheckContext } from "./check";
+
+/** The operator row's columns the bus checks read. */
+const OPERATOR_FIELDS = { [SYSTEM_OPERATOR]: ["operator_jwt", "sys_user_creds"] };
 
 export const busOperator: Check = ({ app }) => {
+  const gap = schemaGap(app, OPERATOR_FIELDS);
+  if (gap) return { state: "fail", detail: `no bus operator record: ${gap}`, fix: BOOTSTRAP_FIX };
   const operator = findOperator(app);
   if (!operator) {
     return { state: "fail", detail: "no bus operator record: it is created with the first organization", fix: BOOTSTRAP_FIX };
@@ -50,6 +55,8 @@ function startBusFix({ config }: CheckContext): string {
 
 export const busTrust: Check = (ctx) => {
   const url = ctx.config.bus.server_url;
+  const gap = schemaGap(ctx.app, OPERATOR_FIELDS);
+  if (gap) return { state: "skipped", detail: `could not look: ${gap}`, fix: MIGRATE_FIX };
   const operator = findOperator(ctx.app);
   if (!operator) return { state: "skipped", detail: "no bus operator yet, so no $SYS credential to present", fix: BOOTSTRAP_FIX };
   let creds: string;

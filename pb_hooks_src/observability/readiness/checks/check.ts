@@ -2,6 +2,7 @@
 // What a readiness check is: a function of the running app and its configuration that says how things
 // stand, first-hand. Thrown errors are panics: the runner turns them into fail (report.ts).
 import type { PlatformConfig } from "../../../config/types";
+import { hasField } from "../../../lib/collections";
 import type { CheckState } from "../states";
 
 /** Every state but ok names what was found and how to fix it (spec 2.3: a command where one exists, else prose). */
@@ -31,3 +32,24 @@ export function count(app: CoreApp, sql: string, params: Record<string, unknown>
 export function isNoRows(err: unknown): boolean {
   return String(err instanceof Error ? err.message : err).includes("no rows in result set");
 }
+
+/**
+ * What the database lacks of the collections and fields a check reads, or undefined. A database without
+ * the platform schema is the schema check's failure; the other checks then say so instead of crashing.
+ */
+export function schemaGap(app: CoreApp, needs: Readonly<Record<string, readonly string[]>>): string | undefined {
+  for (const [name, fields] of Object.entries(needs)) {
+    let collection: core.Collection;
+    try {
+      collection = app.findCollectionByNameOrId(name);
+    } catch (err) {
+      if (!isNoRows(err)) throw err;
+      return `collection ${name} does not exist (see schema)`;
+    }
+    const absent = fields.find((field) => !hasField(collection, field));
+    if (absent) return `collection ${name} has no field ${absent} (see schema)`;
+  }
+  return undefined;
+}
+
+export const MIGRATE_FIX = `${LAUNCHER} migrate up`;

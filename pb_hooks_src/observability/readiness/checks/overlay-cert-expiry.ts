@@ -5,11 +5,16 @@
 import { collectionNames } from "../../../schema/names";
 import { type CertificateKind, type CertificateScan, DAY_MS, WARNING_WINDOW_MS, summarizeCertificates } from "../certificates";
 import { writeCertificateScan } from "../snapshot";
-import type { Check, CheckOutcome } from "./check";
+import { MIGRATE_FIX, schemaGap, type Check, type CheckOutcome } from "./check";
 
 export const overlayCertExpiry: Check = ({ app, config, nowMs }) => {
   writeCertificateScan(undefined); // a scan that throws leaves no stale series behind
   const n = collectionNames(config);
+  const gap = schemaGap(app, {
+    [n.overlay_ca]: ["cert", "not_after", "next_cert", "next_not_after"],
+    [n.overlay_hosts]: ["cert", "not_after", "active"],
+  });
+  if (gap) return { state: "skipped", detail: `could not look: ${gap}`, fix: MIGRATE_FIX };
   const scan = summarizeCertificates(
     {
       // The incoming CA of a prepared rotation is trusted too, so it is in service.

@@ -3,7 +3,7 @@
 import { fieldsOf } from "../../../lib/collections";
 import { platformCollections } from "../../../schema/collections";
 import { collectionNames } from "../../../schema/names";
-import { LAUNCHER, isNoRows, type Check } from "./check";
+import { MIGRATE_FIX, isNoRows, type Check } from "./check";
 import { describeGaps, schemaGaps } from "./schema-gaps";
 
 export const schema: Check = ({ app, config }) => {
@@ -23,5 +23,5 @@ export const schema: Check = ({ app, config }) => {
     },
   );
   const detail = describeGaps(gaps);
-  return detail ? { state: "fail", detail, fix: `${LAUNCHER} migrate up` } : { state: "ok" };
+  return detail ? { state: "fail", detail, fix: MIGRATE_FIX } : { state: "ok" };
 };
