@@ -149,7 +149,16 @@ describe("GET /metrics with a token and an external bus", () => {
     const createThing = 'platform_http_requests_total{route="/api/org/things",method="POST",status="4xx"}';
     expect((await fetch(`${platform.url}/api/org/things`, { method: "POST" })).status).toBe(401);
 
+    // No route matches: an unknown path (PocketBase's static fallback answers 404) and a known path under
+    // another method; both fall back to "other", never to their raw path.
+    const other = 'platform_http_requests_total{route="other",method="GET",status="4xx"}';
+    const otherDelete = 'platform_http_requests_total{route="other",method="DELETE",status="4xx"}';
+    expect((await fetch(`${platform.url}/no/such/path-${thing}`)).status).toBe(404);
+    expect((await fetch(`${platform.url}/api/ready`, { method: "DELETE" })).status).toBe(404);
+
     const after = (await scrape(platform.url, auth)).text;
+    expect((value(after, other) ?? 0) - (value(before, other) ?? 0)).toBe(1);
+    expect((value(after, otherDelete) ?? 0) - (value(before, otherDelete) ?? 0)).toBe(1);
     expect((value(after, series("2xx")) ?? 0) - (value(before, series("2xx")) ?? 0)).toBe(1);
     expect((value(after, series("4xx")) ?? 0) - (value(before, series("4xx")) ?? 0)).toBe(1);
     expect((value(after, createThing) ?? 0) - (value(before, createThing) ?? 0)).toBe(1);

@@ -8,6 +8,8 @@ describe("labels", () => {
     expect(routeLabel("/api/health")).toBe("/api/health");
     expect(routeLabel("")).toBe("other");
     expect(routeLabel("GET ")).toBe("other");
+    expect(routeLabel("GET /{path...}")).toBe("other");
+    expect(routeLabel("/")).toBe("other");
   });
 
   it("keeps standard methods and folds any other into other", () => {

@@ -16,10 +16,16 @@ export function countsRequest(pattern: string): boolean {
   return !pattern.startsWith(UNCOUNTED_PATTERN_PREFIX);
 }
 
-/** The matched pattern without its method ("GET /api/x/{id}" → "/api/x/{id}"); "other" when none matched (rule 2). */
+/**
+ * PocketBase's fallbacks rather than routes: its static file server ("/{path...}", which also answers every
+ * unknown path with 404) and the pattern a request gets when its path exists under another method ("/").
+ */
+const FALLBACK_PATTERNS = new Set(["", "/", "/{path...}"]);
+
+/** The matched pattern without its method ("GET /api/x/{id}" → "/api/x/{id}"); "other" when no route matched (rule 2). */
 export function routeLabel(pattern: string): string {
   const path = pattern.replace(/^\s*[A-Z]+\s+/, "").trim();
-  return path === "" ? "other" : path;
+  return FALLBACK_PATTERNS.has(path) ? "other" : path;
 }
 
 export function methodLabel(method: string): string {
