@@ -34,11 +34,11 @@ export function checkRoute(e: core.RequestEvent): void {
     const name = requestOf(e).pathValue("name");
     const check = CHECKS[name];
     if (!Object.prototype.hasOwnProperty.call(CHECKS, name) || !check) throw notFound("no such check");
-    const { readiness } = currentConfig();
+    const config = currentConfig();
     const started = Date.now();
     let result: CheckResult;
     try {
-      const outcome = check({ app: $app, config: currentConfig(), nowMs: started, timeoutMs: parseDuration(readiness.timeout) });
+      const outcome = check({ app: $app, config, nowMs: started, timeoutMs: parseDuration(config.readiness.timeout) });
       result = { name, ...outcome, tookMs: Date.now() - started };
     } catch (err) {
       // A panic inside a check is reported as fail; the stack stays out of the report.
