@@ -18,7 +18,7 @@ import { natsServerConfig } from "../pb_hooks_src/bus/server-config";
 import { startNatsServer, type NatsServer } from "./harness/nats";
 import { LAUNCHER, launch, startPlatform, type Platform } from "./harness/platform";
 import { freePort, freePorts } from "./harness/ports";
-import { BIN, stop } from "./harness/process";
+import { BIN, processesWithArgument, stop } from "./harness/process";
 
 const scratch = mkdtempSync(join(tmpdir(), "bus-export-"));
 let seq = 0;
@@ -341,19 +341,6 @@ async function apiAnswers(url: string): Promise<boolean> {
   }
 }
 
-/** Pids of processes (the supervisor and nats-server) whose command line names this config. */
-function processesUsing(configPath: string): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0").includes(configPath)) pids.push(Number(entry));
-    } catch {
-      // exited while listing
-    }
-  }
-  return pids;
-}
 
 async function until(condition: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
@@ -392,11 +379,11 @@ describe("serve --bus", () => {
     const configPath = join(exported.dir, "bus.conf");
     const served = await serveBus(exported);
     expect(await until(() => apiAnswers(served.httpUrl), 30_000), served.output()).toBe(true);
-    expect(processesUsing(configPath).length).toBeGreaterThan(0);
+    expect(processesWithArgument(configPath).length).toBeGreaterThan(0);
     served.child.kill("SIGTERM");
     await served.exited;
     // onTerminate waited for the supervisor and nats-server to exit.
-    expect(processesUsing(configPath)).toEqual([]);
+    expect(processesWithArgument(configPath)).toEqual([]);
     expect(await answers(exported.port)).toBe(false);
   });
 
@@ -408,7 +395,7 @@ describe("serve --bus", () => {
     expect(await answers(exported.port)).toBe(true);
     served.child.kill("SIGKILL");
     await served.exited;
-    expect(await until(() => processesUsing(configPath).length === 0, 5_000)).toBe(true);
+    expect(await until(() => processesWithArgument(configPath).length === 0, 5_000)).toBe(true);
     expect(await answers(exported.port)).toBe(false);
   });
 
@@ -421,7 +408,7 @@ describe("serve --bus", () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(`listens on port ${exported.port}`);
     expect(lines[0]).toContain(`dials port ${exported.port + 1}`);
-    expect(processesUsing(join(exported.dir, "bus.conf"))).toEqual([]);
+    expect(processesWithArgument(join(exported.dir, "bus.conf"))).toEqual([]);
   });
 
   it("acts only for serve: another command with --bus starts no bus server", async () => {

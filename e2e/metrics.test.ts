@@ -4,7 +4,7 @@
 // accepting real scrapes, and the reference alerts of docs/alerts/platform-rules.yml evaluated by
 // `promtool test rules` on series built from real scrapes.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import yaml from "js-yaml";
@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPlatformWithBus, type PlatformWithBus } from "./harness/bus";
 import { startPlatform, type Platform } from "./harness/platform";
 import { freePorts } from "./harness/ports";
-import { REPO_ROOT } from "./harness/process";
+import { processesWithArgument, REPO_ROOT } from "./harness/process";
 import { buildWorld, type World } from "./harness/world";
 
 const TOKEN = "metrics-token-for-the-tests-0123";
@@ -438,7 +438,7 @@ describe("GET /metrics under serve --bus", () => {
   });
 
   it("reports the child down, and nothing else of the bus, once nats-server has died", async () => {
-    const natsPids = processesRunning(configPath).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0].endsWith("nats-server"));
+    const natsPids = processesWithArgument(configPath).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0].endsWith("nats-server"));
     expect(natsPids.length).toBe(1);
     process.kill(natsPids[0], "SIGKILL");
     expect(await until(async () => value((await scrape(platform.url)).text, "platform_bus_embedded_up") === 0, 15_000)).toBe(true);
@@ -447,16 +447,3 @@ describe("GET /metrics under serve --bus", () => {
   });
 });
 
-/** Pids of processes whose command line names this file (the supervisor and nats-server). */
-function processesRunning(path: string): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0").includes(path)) pids.push(Number(entry));
-    } catch {
-      // exited while listing
-    }
-  }
-  return pids;
-}

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPlatformWithBus, type PlatformWithBus } from "./harness/bus";
 import { startNatsServer } from "./harness/nats";
-import { launch, startPlatform, type Platform } from "./harness/platform";
+import { launch, startPlatform, usePlatform, type Platform } from "./harness/platform";
 import { freePort } from "./harness/ports";
 import { checkBecomes, checkOf, getReady, readyWhen } from "./harness/readiness";
 import { parseDuration } from "../pb_hooks_src/config/duration";
@@ -38,11 +38,7 @@ async function bootstrap(platform: Platform): Promise<void> {
 }
 
 describe("readiness of a fresh platform: not bootstrapped, no bus", () => {
-  let platform: Platform;
-  beforeAll(async () => {
-    platform = await startPlatform({ env: { ...FAST_PROBES, PLATFORM_BUS_SERVER_URL: `nats://127.0.0.1:${await freePort()}` } });
-  }, 60_000);
-  afterAll(async () => platform?.stop());
+  const platform = usePlatform(async () => ({ env: { ...FAST_PROBES, PLATFORM_BUS_SERVER_URL: `nats://127.0.0.1:${await freePort()}` } }));
 
   it("serves exactly the ten checks sorted by name, uncached, one body for everyone", async () => {
     const { body } = await readyWhen(platform.url, () => true);
@@ -139,11 +135,7 @@ describe("readiness of a fresh platform: not bootstrapped, no bus", () => {
 });
 
 describe("readiness when the prober's sidecar dies", () => {
-  let platform: Platform;
-  beforeAll(async () => {
-    platform = await startPlatform({ env: FAST_PROBES });
-  }, 60_000);
-  afterAll(async () => platform?.stop());
+  const platform = usePlatform(() => ({ env: FAST_PROBES }));
 
   it("keeps serving the last snapshot, then probing resumes once the per-minute watchdog restarts the sidecar", async () => {
     const { body: before } = await readyWhen(platform.url, () => true);
@@ -327,11 +319,7 @@ describe("readiness before the first probe and with a check that hangs", () => {
 });
 
 describe("a check that throws", () => {
-  let platform: Platform;
-  beforeAll(async () => {
-    platform = await startPlatform({ env: FAST_PROBES });
-  }, 60_000);
-  afterAll(async () => platform?.stop());
+  const platform = usePlatform(() => ({ env: FAST_PROBES }));
 
   it("becomes fail with the error's message and no stack, and the process keeps serving", async () => {
     // The migrations table moved away under the running server: schema_version's query throws.

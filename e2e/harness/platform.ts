@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import PocketBase from "pocketbase";
+import { afterAll, beforeAll } from "vitest";
 import { freePort } from "./ports";
 import { REPO_ROOT, run, stop, type RunResult } from "./process";
 
@@ -101,4 +102,17 @@ async function waitHealthy(url: string, child: ChildProcess, output: () => strin
   }
   await stop(child);
   throw new Error(`pocketbase did not become healthy: ${output()}`);
+}
+
+/**
+ * A platform for one describe block: started before its tests (with options computed then, so they may
+ * reserve ports), stopped after. The returned object is filled in by beforeAll.
+ */
+export function usePlatform(options: () => PlatformOptions | Promise<PlatformOptions> = () => ({})): Platform {
+  const platform = {} as Platform;
+  beforeAll(async () => {
+    Object.assign(platform, await startPlatform(await options()));
+  }, 60_000);
+  afterAll(async () => platform.stop?.());
+  return platform;
 }

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 
 export const REPO_ROOT = new URL("../../", import.meta.url).pathname;
 export const BIN = {
@@ -39,4 +40,18 @@ export async function stop(child: ChildProcess, graceMs = 5_000): Promise<void> 
   const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
   await exited;
   clearTimeout(timer);
+}
+
+/** Pids of the processes whose command line has `arg` as one of its arguments (Linux /proc). */
+export function processesWithArgument(arg: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0").includes(arg)) pids.push(Number(entry));
+    } catch {
+      // exited while listing
+    }
+  }
+  return pids;
 }
