@@ -144,18 +144,12 @@ describe("Prober.probe", () => {
   });
 
   it("does not send a check again while its earlier request is outstanding, and fails it as still running", async () => {
-    const pb = fakePocketBase();
-    const p = prober(pb);
-    const first = p.probe();
-    for (const call of pb.calls) if (call.name !== "schema") call.answer(okAnswer(call.name));
-    await vi.advanceTimersByTimeAsync(SETTINGS.timeoutMs);
-    await first;
+    const { pb, p } = await probeLeavingSchemaOutstanding();
 
     await vi.advanceTimersByTimeAsync(4_000);
     const second = p.probe();
     expect(pb.callsOf("schema")).toHaveLength(1);
-    for (const call of pb.calls.slice(SETTINGS.checks.length)) call.answer(okAnswer(call.name));
-    await second;
+    await answerAll(pb, SETTINGS.checks.length, second);
     const result = resultOf(pb.snapshots[1], "schema");
     expect(result.state).toBe("fail");
     expect(result.detail).toBe("still running since an earlier probe 5s ago");
@@ -163,34 +157,22 @@ describe("Prober.probe", () => {
   });
 
   it("does not wait for the outstanding check: a probe with one still running completes once the others answer", async () => {
-    const pb = fakePocketBase();
-    const p = prober(pb);
-    const first = p.probe();
-    for (const call of pb.calls) if (call.name !== "schema") call.answer(okAnswer(call.name));
-    await vi.advanceTimersByTimeAsync(SETTINGS.timeoutMs);
-    await first;
+    const { pb, p } = await probeLeavingSchemaOutstanding();
 
     const second = p.probe();
-    for (const call of pb.calls.slice(SETTINGS.checks.length)) call.answer(okAnswer(call.name));
-    await second;
+    await answerAll(pb, SETTINGS.checks.length, second);
     expect(pb.snapshots).toHaveLength(2);
   });
 
   it("sends a check again on the probe after its late answer came back", async () => {
-    const pb = fakePocketBase();
-    const p = prober(pb);
-    const first = p.probe();
-    for (const call of pb.calls) if (call.name !== "schema") call.answer(okAnswer(call.name));
-    await vi.advanceTimersByTimeAsync(SETTINGS.timeoutMs);
-    await first;
+    const { pb, p } = await probeLeavingSchemaOutstanding();
 
     pb.callsOf("schema")[0].answer(okAnswer("schema"));
     await vi.advanceTimersByTimeAsync(0);
 
     const second = p.probe();
     expect(pb.callsOf("schema")).toHaveLength(2);
-    for (const call of pb.calls.slice(SETTINGS.checks.length)) call.answer(okAnswer(call.name));
-    await second;
+    await answerAll(pb, SETTINGS.checks.length, second);
     expect(resultOf(pb.snapshots[1], "schema").state).toBe("ok");
   });
 
@@ -382,3 +364,20 @@ describe("Prober.start", () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 });
+
+/** A probe whose schema check never answered: it is still outstanding when the next probe starts. */
+async function probeLeavingSchemaOutstanding() {
+  const pb = fakePocketBase();
+  const p = prober(pb);
+  const first = p.probe();
+  for (const call of pb.calls) if (call.name !== "schema") call.answer(okAnswer(call.name));
+  await vi.advanceTimersByTimeAsync(SETTINGS.timeoutMs);
+  await first;
+  return { pb, p };
+}
+
+/** Answers ok to every call from index `from` on, then waits for `probe`. */
+async function answerAll(pb: ReturnType<typeof fakePocketBase>, from: number, probe: Promise<void>): Promise<void> {
+  for (const call of pb.calls.slice(from)) call.answer(okAnswer(call.name));
+  await probe;
+}
