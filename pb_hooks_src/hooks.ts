@@ -7,7 +7,7 @@ import { withBusStatus } from "./bus/enrich";
 import { combineEffects, type WriteAction } from "./lib/effects";
 import { journal } from "./observability/journal";
 import { overlayEffects } from "./overlay/effects";
-import { deactivateThing, prepareThing } from "./inventory/things";
+import { prepareThing, thingEffects } from "./inventory/things";
 import { prepareInvite } from "./tenancy/invites";
 import { clearActiveOrganization, refuseCrossTenantRelations, refusePlatformOrganizationSuspension } from "./tenancy/invariants";
 
@@ -27,13 +27,6 @@ export function beforeCreate(e: core.RecordEvent): void {
   const name = record.collection().name;
   if (name === n.invites) prepareInvite(record, config.tenancy.invite_expiry_days, new Date());
   if (name === n.things) prepareThing(e.app, n, record);
-}
-
-/** onRecordUpdate, before the write: cascades of a changed field. */
-export function beforeUpdate(e: core.RecordEvent): void {
-  const n = collectionNames(currentConfig());
-  const record = recordOf(e);
-  if (record.collection().name === n.things) deactivateThing(record);
 }
 
 /**
@@ -71,7 +64,7 @@ export function execute(e: core.RecordEvent, action: WriteAction): void {
   const config = currentConfig();
   const n = collectionNames(config);
   const record = recordOf(e);
-  journal(e, action, combineEffects(busEffects(n, config, record, action), overlayEffects(n, config, record, action)));
+  journal(e, action, combineEffects(thingEffects(n, record, action), busEffects(n, config, record, action), overlayEffects(n, config, record, action)));
 }
 
 /** onRecordAfterCreateSuccess / AfterUpdateSuccess: what must follow the commit (bus publication). */

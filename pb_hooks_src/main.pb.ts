@@ -17,11 +17,6 @@ onRecordCreate((e) => {
   e.next();
 });
 
-onRecordUpdate((e) => {
-  (require(`${__hooks}/lib/platform.js`) as Platform).hooks.beforeUpdate(e);
-  e.next();
-});
-
 onRecordDelete((e) => {
   e.next();
   (require(`${__hooks}/lib/platform.js`) as Platform).hooks.afterDelete(e);

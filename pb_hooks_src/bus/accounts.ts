@@ -69,11 +69,12 @@ export function signedAccountJwt(app: CoreApp, n: CollectionNames, account: core
   // one it holds (even one it deleted), so a restore in the same second as the suspension would not take.
   // Every re-sign moves at most one second ahead, so a burst of re-signs runs ahead of the clock by its
   // length in signatures, which nats-server tolerates (it checks no issue time of an account claim).
-  claims.iat = Math.max(Math.floor(Date.now() / 1000), issuedAt(account.getString("jwt")) + 1);
+  claims.iat = Math.max(Math.floor(Date.now() / 1000), jwtIssuedAt(account.getString("jwt")) + 1);
   return signJwt(operatorKeys(app).signingSeed, claims);
 }
 
-function issuedAt(jwt: string): number {
+/** The issue second of a signed token (0 when absent or unreadable). */
+export function jwtIssuedAt(jwt: string): number {
   if (!jwt) return 0;
   try {
     return Number($security.parseUnverifiedJWT(jwt).iat) || 0;

@@ -2,7 +2,7 @@
 // publication of account claims after commit.
 import type { PlatformConfig } from "../config/types";
 import { findRecord } from "../lib/collections";
-import type { WriteAction, WriteEffects } from "../lib/effects";
+import { activeTransition, type ActiveTransition, type WriteAction, type WriteEffects } from "../lib/effects";
 import type { CollectionNames } from "../schema/names";
 import { accountOf, provisionAccount, resignAccount, signedAccountJwt } from "./accounts";
 import { ensureManagedExchange } from "./managed";
@@ -20,12 +20,12 @@ export function busEffects(n: CollectionNames, config: PlatformConfig, record: c
   if (name === n.bus_users && action === "update") {
     let revocation: Revocation | undefined;
     return {
-      before: (tx) => (revocation = prepareUserUpdate(tx, n, record)),
+      before: (tx, previous) => (revocation = prepareUserUpdate(tx, n, record, previous ?? record.original())),
       after: (tx) => revocation && revokeInAccount(tx, n, record.getString("organization"), revocation),
     };
   }
   if (name === n.things && action === "update") {
-    return { after: (tx) => cascadeThingActive(tx, n, record) };
+    return { after: (tx, previous) => cascadeThingActive(tx, n, record, activeTransition(previous, record)) };
   }
   if ((name === n.bus_account_exports || name === n.bus_account_imports)) {
     return { after: (tx) => resignOrganizationAccount(tx, n, record.getString("organization")) };
@@ -79,9 +79,9 @@ function resignOrganizationAccount(tx: CoreApp, n: CollectionNames, organization
 }
 
 /** things.active cascades onto the linked bus user (spec 3.2): suspended with it, reissued with it. */
-function cascadeThingActive(tx: CoreApp, n: CollectionNames, thing: core.Record): void {
-  const active = thing.getBool("active");
-  if (thing.original().getBool("active") === active) return;
+function cascadeThingActive(tx: CoreApp, n: CollectionNames, thing: core.Record, transition: ActiveTransition): void {
+  if (!transition) return;
+  const active = transition === "reactivated";
   const user = findRecord(tx, n.bus_users, thing.getString("bus_user"));
   if (!user || user.getBool("active") === active) return;
   user.set("active", active);

@@ -5,7 +5,7 @@
 import { findRecord } from "../lib/collections";
 import { badRequest } from "../lib/errors";
 import type { CollectionNames } from "../schema/names";
-import { accountOf, jsonOf, userSigningSeed } from "./accounts";
+import { accountOf, jsonOf, jwtIssuedAt, userSigningSeed } from "./accounts";
 import { credsFile, permissionsFrom, userClaims } from "./claims";
 import { sealSecret, unsealSecret } from "./secrets";
 import { newNkeys, signJwt } from "./signer";
@@ -32,34 +32,41 @@ export function prepareNewUser(tx: CoreApp, n: CollectionNames, user: core.Recor
 
 /**
  * An update of a bus user, before it is written: triggers and state changes become a new credential,
- * or a revocation the caller applies to the account after the write.
+ * or a revocation the caller applies to the account after the write. `previous` is the row as committed.
  */
-export function prepareUserUpdate(tx: CoreApp, n: CollectionNames, user: core.Record): Revocation | undefined {
-  const original = user.original();
-  const wasActive = original.getBool("active");
+export function prepareUserUpdate(tx: CoreApp, n: CollectionNames, user: core.Record, previous: core.Record): Revocation | undefined {
+  const wasActive = previous.getBool("active");
   const active = user.getBool("active");
   const regenerate = user.getBool("regenerate");
   const revoke = user.getBool("revoke");
   user.set("regenerate", false);
   user.set("revoke", false);
 
-  if (wasActive && !active) return { publicKey: user.getString("public_key"), cutoff: nowSeconds() };
+  if (wasActive && !active) return revocationOf(user);
   if (!active) {
     if (regenerate || revoke) throw badRequest("a suspended bus user is reactivated, not regenerated");
     return undefined;
   }
   if (revoke) {
     // Leaked credentials: the old key is cut off for good and a new key replaces it.
-    const revocation = { publicKey: user.getString("public_key"), cutoff: nowSeconds() };
+    const revocation = revocationOf(user);
     replaceKey(user);
     mint(tx, n, user);
     return revocation;
   }
   const permissionsChanged = ["publish_permissions", "subscribe_permissions"].some(
-    (f) => toString(original.get(f)) !== toString(user.get(f)),
+    (f) => toString(previous.get(f)) !== toString(user.get(f)),
   );
   if (regenerate || !wasActive || permissionsChanged) mint(tx, n, user);
   return undefined;
+}
+
+/**
+ * A cutoff that covers the key's current credential: a credential minted just after an earlier cutoff is
+ * issued in a second that may still lie ahead of the clock.
+ */
+function revocationOf(user: core.Record): Revocation {
+  return { publicKey: user.getString("public_key"), cutoff: Math.max(nowSeconds(), jwtIssuedAt(user.getString("jwt"))) };
 }
 
 /** Applies a revocation to the account's recorded list (the caller re-signs and publishes the account). */

@@ -3,6 +3,7 @@
 import { findRecord } from "../lib/collections";
 import { randomText } from "../lib/random";
 import { badRequest } from "../lib/errors";
+import { activeTransition, type WriteAction, type WriteEffects } from "../lib/effects";
 import type { CollectionNames } from "../schema/names";
 import { CODE_ALPHABET, generateThingCode, thingEmail } from "./codes";
 
@@ -37,8 +38,15 @@ function uniqueCode(app: CoreApp, n: CollectionNames, thing: core.Record): strin
   throw badRequest("could not generate a unique Thing code; supply one");
 }
 
-/** Deactivation kills every token the Thing holds at once: the auth rule alone acts only at sign-in. */
-export function deactivateThing(thing: core.Record): void {
-  const original = thing.original();
-  if (original.getBool("active") && !thing.getBool("active")) thing.refreshTokenKey();
+/**
+ * Things' own side of a write: a deactivation (judged against the committed row) kills every token the
+ * Thing holds at once, since the auth rule alone acts only at sign-in (spec 3.2).
+ */
+export function thingEffects(n: CollectionNames, thing: core.Record, action: WriteAction): WriteEffects | undefined {
+  if (thing.collection().name !== n.things || action !== "update") return undefined;
+  return {
+    before: (_tx, previous) => {
+      if (activeTransition(previous, thing) === "deactivated") thing.refreshTokenKey();
+    },
+  };
 }

@@ -1,11 +1,13 @@
 /**
  * What a domain does around one record write, inside the write's transaction: `before` runs just before
  * the row is written (it may still set fields of the record), `after` just after (it may write other
- * records). Either failing rolls the whole write back.
+ * records). Either failing rolls the whole write back. For an update, `previous` is the row as committed
+ * before this write, read inside the transaction: cascades decide from it, never from the copy the
+ * request loaded (record.original()), which a concurrent writer may have changed since.
  */
 export interface WriteEffects {
-  before?(tx: CoreApp): void;
-  after?(tx: CoreApp): void;
+  before?(tx: CoreApp, previous: core.Record | undefined): void;
+  after?(tx: CoreApp, previous: core.Record | undefined): void;
 }
 
 export type WriteAction = "create" | "update" | "delete";
@@ -15,7 +17,15 @@ export function combineEffects(...parts: (WriteEffects | undefined)[]): WriteEff
   const present = parts.filter((p): p is WriteEffects => p !== undefined);
   if (present.length <= 1) return present[0];
   return {
-    before: (tx) => present.forEach((p) => p.before?.(tx)),
-    after: (tx) => present.forEach((p) => p.after?.(tx)),
+    before: (tx, previous) => present.forEach((p) => p.before?.(tx, previous)),
+    after: (tx, previous) => present.forEach((p) => p.after?.(tx, previous)),
   };
+}
+
+export type ActiveTransition = "deactivated" | "reactivated" | undefined;
+
+/** How this write changes the record's `active` flag, judged against the committed row (none on create). */
+export function activeTransition(previous: core.Record | undefined, record: core.Record): ActiveTransition {
+  if (!previous || previous.getBool("active") === record.getBool("active")) return undefined;
+  return record.getBool("active") ? "reactivated" : "deactivated";
 }

@@ -9,9 +9,9 @@
 import { currentConfig } from "../config/runtime";
 import { findRecord } from "../lib/collections";
 import { recordOf } from "../lib/events";
+import { rebaseOnCommitted } from "../lib/rebase";
 import { collectionNames, type CollectionNames } from "../schema/names";
 import { stampedActor } from "./actor";
-import type { FieldInfo, Values } from "./changes";
 import { recordEntry } from "./entries";
 import type { WriteAction, WriteEffects } from "../lib/effects";
 import { activityLabel } from "./feed";
@@ -36,10 +36,14 @@ export function journal(e: core.RecordEvent, action: WriteAction, effects?: Writ
   }
   const fields = fieldInfos(collection);
   inOneTransaction(e, (tx) => {
-    effects?.before?.(tx);
-    const before = action === "create" || !audited ? undefined : storedValues(tx, record, fields);
+    // The row as committed before this write, read inside the transaction (writes are serialized there):
+    // record.original() is the copy the request loaded, which a concurrent writer may have changed since.
+    const previous = action === "create" ? undefined : findRecord(tx, collection.name, record.id);
+    if (previous && action === "update") rebaseOnCommitted(record, previous);
+    effects?.before?.(tx, previous);
+    const before = action === "create" || !audited ? undefined : recordValues(previous ?? record, fields);
     e.next();
-    effects?.after?.(tx);
+    effects?.after?.(tx, previous);
     const after = action === "delete" ? undefined : recordValues(record, fields);
     const actor = stampedActor(record);
     if (audited) {
@@ -48,15 +52,6 @@ export function journal(e: core.RecordEvent, action: WriteAction, effects?: Writ
     }
     if (inventory) recordActivity(tx, n, record, action, actor.name);
   });
-}
-
-/**
- * The row as stored before this write, read inside the transaction: record.original() is the state
- * when the object was loaded, which is stale if the same object was saved before.
- */
-function storedValues(tx: CoreApp, record: core.Record, fields: readonly FieldInfo[]): Values {
-  const stored = findRecord(tx, record.collection().name, record.id);
-  return recordValues(stored ?? record, fields);
 }
 
 function recordActivity(tx: CoreApp, n: CollectionNames, record: core.Record, action: WriteAction, actor: string): void {

@@ -52,10 +52,13 @@ export function placeHost(tx: CoreApp, n: CollectionNames, organizationId: strin
   return { network, hostNetwork: placed };
 }
 
-/** The `before` effect of an overlay_hosts create or update. HostError becomes a 400. */
-export function prepareHost(tx: CoreApp, n: CollectionNames, host: core.Record, action: "create" | "update", now = new Date()): void {
+/**
+ * The `before` effect of an overlay_hosts create or update (`previous`: the row as committed, for an
+ * update). HostError becomes a 400.
+ */
+export function prepareHost(tx: CoreApp, n: CollectionNames, host: core.Record, action: "create" | "update", previous: core.Record | undefined, now = new Date()): void {
   try {
-    const original = action === "update" ? host.original() : undefined;
+    const original = action === "update" ? previous ?? host.original() : undefined;
     const activeChanged = !!original && original.getBool("active") !== host.getBool("active");
     // Reactivation re-signs: the certificate blocked while inactive stays blocked (docs/overlay.md "Deactivation").
     const reactivated = activeChanged && host.getBool("active");
