@@ -6,10 +6,22 @@ import { busEffects, publishAfterCommit } from "./bus/effects";
 import { withBusStatus } from "./bus/enrich";
 import { combineEffects, type WriteAction } from "./lib/effects";
 import { journal } from "./observability/journal";
+import { stampActor } from "./observability/actor";
 import { overlayEffects } from "./overlay/effects";
 import { prepareThing, thingEffects } from "./inventory/things";
 import { prepareInvite } from "./tenancy/invites";
 import { clearActiveOrganization, refuseCrossTenantRelations, refusePlatformOrganizationSuspension } from "./tenancy/invariants";
+
+/**
+ * The collections each narrowly-concerned record hook is bound to. PocketBase runs every bound handler in
+ * a hook VM of its pool, and a handler that calls e.next() holds its VM through everything after it (the
+ * write, the nested saves of its entries): binding a hook only where it acts keeps the VMs one request
+ * holds at once few, so concurrent requests do not exhaust the pool (docs/performance.md).
+ */
+export function hookTags(): { prepared: string[]; membershipDeletes: string[]; published: string[] } {
+  const n = collectionNames(currentConfig());
+  return { prepared: [n.invites, n.things], membershipDeletes: [n.memberships], published: [n.bus_accounts] };
+}
 
 /** onRecordValidate: the invariants that hold for every writer. */
 export function validate(e: core.RecordEvent): void {
@@ -19,7 +31,7 @@ export function validate(e: core.RecordEvent): void {
   if (record.collection().name === n.organizations) refusePlatformOrganizationSuspension(record);
 }
 
-/** onRecordCreate, before the insert: generated values. */
+/** onRecordCreate (hookTags().prepared), before the insert: generated values. */
 export function beforeCreate(e: core.RecordEvent): void {
   const config = currentConfig();
   const n = collectionNames(config);
@@ -30,7 +42,7 @@ export function beforeCreate(e: core.RecordEvent): void {
 }
 
 /**
- * onRecordDelete, after the delete (which has committed by then). Reads end with the membership itself,
+ * onRecordDelete (hookTags().membershipDeletes), after the delete (which has committed by then). Reads end with the membership itself,
  * since every read rule checks it; clearing the user's active organization follows (rule 9).
  */
 export function afterDelete(e: core.RecordEvent): void {
@@ -41,9 +53,11 @@ export function afterDelete(e: core.RecordEvent): void {
 
 /**
  * onRecordCreateRequest: booleans land as false, so an omitted `active` means active; an invitation's
- * token and validity are the server's (tenancy.invite_expiry_days) unless a SuperUser sets them.
+ * token and validity are the server's (tenancy.invite_expiry_days) unless a SuperUser sets them. The
+ * caller is stamped for the audit entry.
  */
 export function beforeCreateRequest(e: core.RecordRequestEvent): void {
+  stampActor(e);
   const n = collectionNames(currentConfig());
   const name = e.collection ? e.collection.name : "";
   const record = recordOf(e);
@@ -67,7 +81,7 @@ export function execute(e: core.RecordEvent, action: WriteAction): void {
   journal(e, action, combineEffects(thingEffects(n, record, action), busEffects(n, config, record, action), overlayEffects(n, config, record, action)));
 }
 
-/** onRecordAfterCreateSuccess / AfterUpdateSuccess: what must follow the commit (bus publication). */
+/** onRecordAfterCreateSuccess / AfterUpdateSuccess (hookTags().published): what must follow the commit (bus publication). */
 export function afterCommit(e: core.RecordEvent): void {
   publishAfterCommit(e.app, collectionNames(currentConfig()), recordOf(e));
 }

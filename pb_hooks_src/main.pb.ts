@@ -7,6 +7,10 @@ type Serving = typeof import("./serving");
 
 (require(`${__hooks}/lib/platform.js`) as Platform).start();
 
+// Hooks that concern a few collections are bound to those only (hooks.ts#hookTags): a bound handler holds
+// a pooled VM while the rest of the write runs inside it.
+const tags = (require(`${__hooks}/lib/platform.js`) as Platform).hooks.hookTags();
+
 onRecordValidate((e) => {
   (require(`${__hooks}/lib/platform.js`) as Platform).hooks.validate(e);
   e.next();
@@ -15,23 +19,18 @@ onRecordValidate((e) => {
 onRecordCreate((e) => {
   (require(`${__hooks}/lib/platform.js`) as Platform).hooks.beforeCreate(e);
   e.next();
-});
+}, ...tags.prepared);
 
 onRecordDelete((e) => {
   e.next();
   (require(`${__hooks}/lib/platform.js`) as Platform).hooks.afterDelete(e);
-});
-
-onRecordCreateRequest((e) => {
-  (require(`${__hooks}/lib/platform.js`) as Platform).hooks.beforeCreateRequest(e);
-  e.next();
-});
+}, ...tags.membershipDeletes);
 
 // Audit log and activity feed (observability/). The request hooks stash the caller on the record (or,
 // for collections, in the app store) for the Execute hooks, which write the entries in the write's own
-// transaction; see docs/audit.md.
+// transaction; see docs/audit.md. The create request hook also sets the server's defaults.
 onRecordCreateRequest((e) => {
-  (require(`${__hooks}/lib/platform.js`) as Platform).observability.stampActor(e);
+  (require(`${__hooks}/lib/platform.js`) as Platform).hooks.beforeCreateRequest(e);
   e.next();
 });
 
@@ -86,11 +85,14 @@ onCollectionDeleteExecute((e) => {
   (require(`${__hooks}/lib/platform.js`) as Platform).observability.journalCollectionDelete(e);
 });
 
-// Runs after the commit, so a rolled-back entry is never printed; tagged with the audit collection.
-onRecordAfterCreateSuccess((e) => {
-  (require(`${__hooks}/lib/platform.js`) as Platform).observability.mirrorToConsole(e);
-  e.next();
-}, (require(`${__hooks}/lib/platform.js`) as Platform).observability.auditCollectionName());
+// Runs after the commit, so a rolled-back entry is never printed; tagged with the audit collection, and
+// bound only when audit.log_to_console is on.
+if ((require(`${__hooks}/lib/platform.js`) as Platform).observability.mirrorsToConsole()) {
+  onRecordAfterCreateSuccess((e) => {
+    (require(`${__hooks}/lib/platform.js`) as Platform).observability.mirrorToConsole(e);
+    e.next();
+  }, (require(`${__hooks}/lib/platform.js`) as Platform).observability.auditCollectionName());
+}
 
 cronAdd(
   (require(`${__hooks}/lib/platform.js`) as Platform).observability.RETENTION_JOB,
@@ -104,12 +106,12 @@ cronAdd(
 onRecordAfterCreateSuccess((e) => {
   e.next();
   (require(`${__hooks}/lib/platform.js`) as Platform).hooks.afterCommit(e);
-});
+}, ...tags.published);
 
 onRecordAfterUpdateSuccess((e) => {
   e.next();
   (require(`${__hooks}/lib/platform.js`) as Platform).hooks.afterCommit(e);
-});
+}, ...tags.published);
 
 onRecordEnrich((e) => {
   (require(`${__hooks}/lib/platform.js`) as Platform).hooks.enrich(e);

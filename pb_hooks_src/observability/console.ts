@@ -1,15 +1,13 @@
 // audit.log_to_console: every committed audit entry as one JSON line on stdout.
 //
-// Bound to onRecordAfterCreateSuccess of the audit collection, which PocketBase runs after the commit,
-// so an entry rolled back with its write is never printed. console.log would prefix a timestamp (Go's
+// Bound (only while audit.log_to_console is on) to onRecordAfterCreateSuccess of the audit collection,
+// which PocketBase runs after the commit, so an entry rolled back with its write is never printed. console.log would prefix a timestamp (Go's
 // log package), so the line goes to os.Stdout directly.
-import { currentConfig } from "../config/runtime";
 import { recordOf } from "../lib/events";
 import type { AuditAction } from "./collections";
 import { consoleLine } from "./entries";
 
 export function mirrorToConsole(e: core.RecordEvent): void {
-  if (!currentConfig().audit.log_to_console) return;
   const record = recordOf(e);
   try {
     const changed: unknown = JSON.parse(record.getString("changed_fields") || "[]");

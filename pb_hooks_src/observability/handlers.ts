@@ -12,3 +12,8 @@ export { journalCollectionCreate, journalCollectionDelete, journalCollectionUpda
 export function auditCollectionName(): string {
   return collectionNames(currentConfig()).audit_logs;
 }
+
+/** Whether audit.log_to_console is on: the console mirror's hook is bound only then. */
+export function mirrorsToConsole(): boolean {
+  return currentConfig().audit.log_to_console;
+}

@@ -1,0 +1,61 @@
+// Throughput and latency as clients are added (issue 9, targets 3 and 5), against the real platform with
+// its bus, as the launcher runs it. Figures are printed side by side, never asserted:
+//   1. POST /api/org/things without identities, and with bus auto + overlay auto, at 1, 4, 20 and 50
+//      concurrent clients (per second, p50/p95/p99, errors).
+//   2. GET /api/ready and GET /api/health under 100 concurrent clients: every request crosses the hooks'
+//      metrics middleware, so /api/health is the platform's per-request floor.
+import { startPlatformWithBus } from "../e2e/harness/bus";
+import { PASSWORD, client, createMember, createOrganization } from "../e2e/harness/world";
+import { load, type LoadResult } from "./load";
+import { report } from "./stats";
+
+const CLIENT_COUNTS = [1, 4, 20, 50];
+const CREATES_PER_RUN = Number(process.env.BENCH_CREATES ?? "400");
+const READY_CLIENTS = 100;
+const READY_REQUESTS = 20_000;
+
+function print(name: string, result: LoadResult): void {
+  report(`${name}: ${Math.round(result.perSecond)}/s, errors=${result.errors}`, result.latenciesMs, [50, 95, 99]);
+}
+
+const bus = await startPlatformWithBus({ serveFlags: process.env.BENCH_POOL ? ["--hooksPool", process.env.BENCH_POOL] : [] });
+try {
+  const booted = await bus.platform.command(["bootstrap", "--email", "bench-operator@example.test", "--password", "bench-password-1"]);
+  if (booted.code !== 0) throw new Error(`bootstrap failed: ${booted.stderr}`);
+  const su = await bus.platform.superuser();
+  const org = await createOrganization(su, "Bench");
+  const network = await su.collection("overlay_networks").create({ organization: org.id, name: "bench", cidr: "10.64.0.0/10" });
+  const owner = client(bus.platform.url);
+  await owner.collection("users").authWithPassword((await createMember(su, org.id, "owner")).email as string, PASSWORD);
+  const headers = { authorization: owner.authStore.token };
+
+  let serial = 0;
+  const plain = () => ({ method: "POST", path: "/api/org/things", headers, body: () => JSON.stringify({ name: `plain ${serial++}` }) });
+  let host = 0;
+  const withIdentities = () => {
+    const n = ++host;
+    const ip = `10.${64 + (n >> 16)}.${(n >> 8) & 255}.${n & 255}`;
+    return {
+      method: "POST",
+      path: "/api/org/things",
+      headers,
+      body: () => JSON.stringify({ name: `full ${n}`, bus: { mode: "auto" }, overlay: { mode: "auto", network_id: network.id, overlay_ip: ip } }),
+    };
+  };
+
+  for (const [label, next] of [["no identities", plain], ["bus auto + overlay auto", withIdentities]] as const) {
+    await load(bus.platform.url, 4, 40, next); // warm-up
+    for (const clients of CLIENT_COUNTS) {
+      print(`POST /api/org/things, ${label}, ${clients} clients`, await load(bus.platform.url, clients, CREATES_PER_RUN, next));
+    }
+  }
+
+  const probedBy = Date.now() + 30_000;
+  while ((await fetch(`${bus.platform.url}/api/ready`)).status === 503 && Date.now() < probedBy) await new Promise((r) => setTimeout(r, 100));
+  for (const path of ["/api/ready", "/api/health"]) {
+    await load(bus.platform.url, READY_CLIENTS, 2_000, { path }); // warm-up
+    print(`GET ${path}, ${READY_CLIENTS} concurrent clients`, await load(bus.platform.url, READY_CLIENTS, READY_REQUESTS, { path }));
+  }
+} finally {
+  await bus.stop();
+}
