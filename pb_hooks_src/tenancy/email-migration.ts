@@ -2,6 +2,7 @@
 // (email-index.ts). A database already holding such duplicates is refused with their addresses and left
 // as it was (the migration runs in a transaction): which of the accounts keeps the mailbox is the
 // operator's call, not the migration's.
+import { indexesOf, setIndexes } from "../schema/indexes";
 import type { CollectionNames } from "../schema/names";
 import { duplicateRefusal, withCaseInsensitiveEmail, withoutCaseInsensitiveEmail } from "./email-index";
 
@@ -30,15 +31,4 @@ function caseDuplicates(app: CoreApp, table: string): string[][] {
     )
     .all(rows);
   return rows.map((row) => JSON.parse(row.emails) as string[]);
-}
-
-// Go slices are array-like in goja, not iterable: index them.
-function indexesOf(collection: core.Collection): string[] {
-  const list: string[] = [];
-  for (let i = 0; i < collection.indexes.length; i++) list.push(collection.indexes[i]);
-  return list;
-}
-
-function setIndexes(collection: core.Collection, indexes: string[]): void {
-  collection.indexes = indexes as unknown as typeof collection.indexes;
 }
