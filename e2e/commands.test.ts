@@ -1,6 +1,6 @@
-// The CLI: bootstrap after migrate up, its refusals, and the build script's message on a machine
-// without Go.
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+// The CLI: help of every command through the launcher, bootstrap after migrate up, its refusals, and the
+// build script's message on a machine without Go.
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -17,6 +17,57 @@ function commands() {
 }
 
 const text = (r: { stdout: string; stderr: string }) => r.stdout + r.stderr;
+
+/** The names listed under "Available Commands:" of a cobra help text. */
+function listedCommands(help: string): string[] {
+  const section = help.split("Available Commands:\n")[1]?.split("\n\n")[0] ?? "";
+  return section.split("\n").map((line) => line.trim().split(/\s+/)[0]);
+}
+
+describe("--help through scripts/platform", () => {
+  // The platform's own commands with their flags (registered by the hooks), and the stock serve, whose
+  // platform flags come from the hooks too.
+  it.each([
+    [["bootstrap"], ["--email", "--password", "--org", "--operator-org"]],
+    [["bus", "export"], ["--out", "--port", "--websocket-port", "--leafnode-port", "--monitor-port", "--domain"]],
+    [["audit", "prune"], ["--max-age", "--max-records"]],
+    [["serve"], ["--http", "--bus", "--bus-config", "--config"]],
+  ])("%j --help prints its usage and flags, exit 0, and touches no data", async (command, flags) => {
+    const data = join(scratch, `data-${seq++}`);
+    for (const help of ["--help", "-h"]) {
+      const result = await launch([...command, help], { ...process.env, PB_DATA_DIR: data }, scratch);
+      expect(result.code, text(result)).toBe(0);
+      expect(result.stdout).toContain(`Usage:\n  pocketbase ${command.join(" ")} `);
+      for (const flag of flags) expect(result.stdout).toMatch(new RegExp(`^\\s+(-\\w, )?${flag} `, "m"));
+      expect(text(result)).not.toContain("unknown command");
+    }
+    expect(existsSync(data)).toBe(false);
+  });
+
+  it("the root help lists the platform's commands next to the stock ones; nested ones list theirs", async () => {
+    const cli = commands();
+    const root = await cli(["--help"]);
+    expect(root.code, text(root)).toBe(0);
+    expect(listedCommands(root.stdout)).toEqual(expect.arrayContaining(["serve", "migrate", "superuser", "bootstrap", "audit", "bus"]));
+    const bus = await cli(["bus", "--help"]);
+    expect(bus.code).toBe(0);
+    expect(listedCommands(bus.stdout)).toEqual(["export"]);
+    const audit = await cli(["audit", "--help"]);
+    expect(audit.code).toBe(0);
+    expect(listedCommands(audit.stdout)).toEqual(["prune"]);
+  });
+});
+
+describe("scripts/platform flags", () => {
+  it("dev mode stays off unless the caller asks for it with its own --dev", async () => {
+    const quiet = await commands()(["migrate", "up"]);
+    expect(quiet.code).toBe(0);
+    expect(text(quiet)).not.toContain("CREATE TABLE");
+    const dev = await commands()(["migrate", "up", "--dev"]);
+    expect(dev.code).toBe(0);
+    expect(text(dev)).toContain("CREATE TABLE");
+  });
+});
 
 describe("bootstrap", () => {
   it("needs the schema first and says which command to run", async () => {

@@ -124,6 +124,27 @@ describe("POST /api/org/invites/accept: refusals write nothing", () => {
     expect((await accept(pb, { token: expired.token })).status).toBe(404);
   });
 
+  it("403 for a look-alike address: KELVIN SIGN is not K, though full Unicode lower-casing says so", async () => {
+    const rest = unique("ate");
+    const kate = `k${rest}@example.test`;
+    const kelvin = await newcomer(`\u212A${rest}@example.test`);
+    const pending = await invite(world.a.organization.id, kate, "admin");
+    const before = await snapshot(kelvin.user.id);
+    expect(await accept(kelvin.pb, { token: pending.token })).toEqual({
+      status: 403,
+      body: routeError(403, "the invitation was issued to a different e-mail address"),
+    });
+    expect(await snapshot(kelvin.user.id)).toEqual(before);
+    expect(await exists("invites", pending.id)).toBe(true);
+
+    // The other way round: an invitation to the look-alike keeps its address, and only its holder redeems it.
+    const toKelvin = await invite(world.a.organization.id, `\u212A${rest}@example.test`, "member");
+    expect(toKelvin.email).toBe(`\u212A${rest}@example.test`);
+    const real = await newcomer(kate);
+    expect((await accept(real.pb, { token: toKelvin.token })).status).toBe(403);
+    expect((await accept(kelvin.pb, { token: toKelvin.token })).status).toBe(200);
+  });
+
   it("401 for an anonymous caller and 403 for a Thing session; the invitation stays", async () => {
     const pending = await invite(world.a.organization.id, world.a.things.email as string);
     const anonymous = await accept(undefined, { token: pending.token });

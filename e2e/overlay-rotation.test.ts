@@ -110,7 +110,11 @@ describe("overlay CA rotation", () => {
     }
     const early = await rotate(owner, { step: "finish" });
     expect(early.status).toBe(400);
-    expect(early.body.message).toBe("the overlay CA rotation is prepared but not committed: commit before finish");
+    // Every active host still holds the outgoing CA's certificate: the refusal says commit comes first and
+    // names the first of them (edge-a, by name) by name and id.
+    expect(early.body.message).toBe(
+      `the overlay CA rotation is prepared but not committed: commit before finish; active host "edge-a" (id ${edgeA.id}) still holds a certificate of the outgoing overlay CA`,
+    );
 
     // A host deactivated before commit keeps its certificate of the outgoing CA.
     await w.su.collection("overlay_hosts").update(retired.id, { active: false });
@@ -152,7 +156,7 @@ describe("overlay CA rotation", () => {
     expect((await w.su.collection("overlay_hosts").getOne(edgeB.id)).cert).toBe(edgeBOld.cert);
     const refused = await rotate(owner, { step: "finish" });
     expect(refused.status).toBe(400);
-    expect(refused.body.message).toBe('active host "edge-b" still holds a certificate of the outgoing overlay CA: run commit again to re-sign it');
+    expect(refused.body.message).toBe(`active host "edge-b" (id ${edgeB.id}) still holds a certificate of the outgoing overlay CA: run commit again to re-sign it`);
     expect((await rotate(owner, { step: "commit" })).status).toBe(200);
     const resumed = await w.su.collection("overlay_hosts").getOne(edgeB.id);
     expect(resumed.cert).not.toBe(edgeBOld.cert);

@@ -10,6 +10,7 @@ import { acceptInviteRoute, clientConfigRoute } from "./tenancy/routes";
 import { startEmbedded, stopEmbedded } from "./bus/embedded";
 import { startSidecarWithServe as startSidecar } from "./lib/sidecar";
 import { proberSettings } from "./observability/readiness/platform";
+import { allowCaseVariantMailboxes, requireUniqueMailboxes } from "./tenancy/email-migration";
 
 export { start } from "./startup";
 // The platform sidecar (docs/sidecar.md): started early under `serve` from onBootstrap, otherwise on first use.
@@ -20,6 +21,11 @@ export const startSidecarWithServe = (): void => startSidecar(proberSettings);
 export const schema = {
   up: (app: CoreApp) => applyPlatformSchema(app, collectionNames(currentConfig())),
   down: (app: CoreApp) => removePlatformSchema(app, collectionNames(currentConfig())),
+};
+// users.email unique up to ASCII letter case (pb_migrations/1764000001_users_email_nocase.js).
+export const uniqueMailboxes = {
+  up: (app: CoreApp) => requireUniqueMailboxes(app, collectionNames(currentConfig())),
+  down: (app: CoreApp) => allowCaseVariantMailboxes(app, collectionNames(currentConfig())),
 };
 
 export * as hooks from "./hooks";

@@ -2,7 +2,7 @@
 // Three steps in the route's transaction: prepare (an incoming CA is trusted next to the issuing one),
 // commit (issuance moves to it; every active host still on the outgoing CA is re-signed), finish (the
 // outgoing CA is dropped once no active host holds one of its certificates). Invalid transitions are
-// RotationErrors, whose message the route returns verbatim on a 400.
+// refused with rotation-refusal.ts's message, which the route returns verbatim on a 400.
 import type { PlatformConfig } from "../config/types";
 import { findAll } from "../lib/collections";
 import { badRequest, forbidden, notFound } from "../lib/errors";
@@ -13,23 +13,11 @@ import type { CollectionNames } from "../schema/names";
 import type { ActiveMembership } from "../tenancy/active";
 import { caOf, mintCa } from "./ca";
 import { certificateFromPem } from "./cert";
-
-export const ROTATION_STEPS = ["prepare", "commit", "finish"] as const;
-export type RotationStep = (typeof ROTATION_STEPS)[number];
-export type RotationState = "" | "prepared" | "committed";
+import { transitionRefusal, type OutgoingHolder, type RotationState, type RotationStep } from "./rotation-refusal";
 
 export interface RotationApplied {
   applied: RotationStep;
   overlay_ca: string;
-}
-
-/** The transition's refusal, or undefined when `step` may run in `state` (pure). */
-export function transitionRefusal(state: RotationState, step: RotationStep): string | undefined {
-  if (step === "prepare" && state === "committed") return "the overlay CA rotation is committed: finish it before preparing another";
-  if (step === "commit" && state === "") return "no overlay CA rotation is prepared: prepare before commit";
-  if (step === "finish" && state === "") return "no overlay CA rotation is under way: prepare and commit before finish";
-  if (step === "finish" && state === "prepared") return "the overlay CA rotation is prepared but not committed: commit before finish";
-  return undefined;
 }
 
 export function rotateOverlayCa(app: CoreApp, n: CollectionNames, config: PlatformConfig, caller: ActiveMembership, step: RotationStep): RotationApplied {
@@ -39,7 +27,7 @@ export function rotateOverlayCa(app: CoreApp, n: CollectionNames, config: Platfo
     const ca = caOf(tx, n, org.id);
     if (!ca || !ca.getString("cert")) throw notFound("the organization has no overlay certificate authority");
     const state = ca.getString("rotation") as RotationState;
-    const refusal = transitionRefusal(state, step);
+    const refusal = transitionRefusal(state, step, step === "finish" ? outgoingHolder(tx, n, org.id, ca, state) : undefined);
     if (refusal) throw badRequest(refusal);
     attribute(ca, caller.user);
     if (step === "prepare") {
@@ -68,13 +56,6 @@ export function rotateOverlayCa(app: CoreApp, n: CollectionNames, config: Platfo
       const issuing = ca.getString("fingerprint");
       refreshHosts(tx, n, org.id, (host) => host.getBool("active") && issuerOf(host) !== issuing);
     } else {
-      const outgoing = ca.getString("previous_fingerprint");
-      const holder = findAll(tx, n.overlay_hosts, "organization = {:org} && active = true", { org: org.id }, "name").find(
-        (host) => issuerOf(host) === outgoing,
-      );
-      if (holder) {
-        throw badRequest(`active host "${holder.getString("name")}" still holds a certificate of the outgoing overlay CA: run commit again to re-sign it`);
-      }
       ca.set("previous_cert", "");
       ca.set("previous_fingerprint", "");
       ca.set("rotation", "");
@@ -83,6 +64,19 @@ export function rotateOverlayCa(app: CoreApp, n: CollectionNames, config: Platfo
     }
     return { applied: step, overlay_ca: ca.id };
   });
+}
+
+/**
+ * The first active host (by name) whose certificate the outgoing CA issued: before commit that CA is still
+ * the issuing one, after commit it is the previous one. Undefined with no rotation under way.
+ */
+function outgoingHolder(tx: CoreApp, n: CollectionNames, organizationId: string, ca: core.Record, state: RotationState): OutgoingHolder | undefined {
+  if (state === "") return undefined;
+  const outgoing = ca.getString(state === "prepared" ? "fingerprint" : "previous_fingerprint");
+  const holder = findAll(tx, n.overlay_hosts, "organization = {:org} && active = true", { org: organizationId }, "name").find(
+    (host) => issuerOf(host) === outgoing,
+  );
+  return holder ? { id: holder.id, name: holder.getString("name") } : undefined;
 }
 
 /** The issuer fingerprint of a host's stored certificate; "" when it does not decode. */

@@ -11,7 +11,8 @@ import { collectionNames } from "../schema/names";
 import { activeMembership } from "../tenancy/active";
 import { certificateStale } from "./audit";
 import { certificateFromPem } from "./cert";
-import { rotateOverlayCa, ROTATION_STEPS } from "./rotation";
+import { rotateOverlayCa } from "./rotation";
+import { ROTATION_STEPS } from "./rotation-refusal";
 
 /** POST /api/org/overlay-ca/rotate (owner/admin): `{step}`; a refused transition's message verbatim on a 400. */
 export function rotateCaRoute(e: core.RequestEvent): void {

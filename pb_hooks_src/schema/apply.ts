@@ -5,6 +5,7 @@ import { platformCollections } from "./collections";
 import { fieldJSON, isRelation } from "./fields";
 import type { CollectionNames } from "./names";
 import type { CollectionSpec } from "./spec";
+import { indexesOf, setIndexes } from "./indexes";
 
 export function applyPlatformSchema(app: CoreApp, n: CollectionNames): void {
   const specs = platformCollections(n);
@@ -65,12 +66,7 @@ function setRulesAndIndexes(collection: core.Collection, spec: CollectionSpec, n
   collection.updateRule = rule(spec.rules.update);
   collection.deleteRule = rule(spec.rules.delete);
   const wanted = spec.indexes.map((sql) => sql.split("{table}").join(name));
-  const kept: string[] = [];
-  // Go slices are array-like in goja, not iterable: index them.
-  for (let i = 0; i < collection.indexes.length; i++) {
-    if (!wanted.includes(collection.indexes[i])) kept.push(collection.indexes[i]);
-  }
-  collection.indexes = [...kept, ...wanted] as unknown as typeof collection.indexes;
+  setIndexes(collection, [...indexesOf(collection).filter((sql) => !wanted.includes(sql)), ...wanted]);
   if (spec.auth) {
     collection.authRule = rule(spec.auth.authRule);
     collection.manageRule = rule(spec.auth.manageRule);

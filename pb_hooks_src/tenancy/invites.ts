@@ -6,15 +6,16 @@ import { randomText } from "../lib/random";
 import { transaction } from "../lib/transaction";
 import type { CollectionNames } from "../schema/names";
 import { attribute } from "../observability/actor";
+import { asciiLowerCase, sameMailbox } from "./mailbox";
 
 const TOKEN_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 const TOKEN_LENGTH = 43; // about 256 bits
 const DAY_MS = 24 * 3600 * 1000;
 
-/** A new invitation gets an opaque token, its expiry and a normalized address. */
+/** A new invitation gets an opaque token, its expiry and its address with ASCII letters lowered (mailbox.ts). */
 export function prepareInvite(invite: core.Record, expiryDays: number, now: Date): void {
   if (invite.getString("role") === "owner") throw new BadRequestError("an invitation cannot offer the owner role");
-  invite.set("email", invite.getString("email").trim().toLowerCase());
+  invite.set("email", asciiLowerCase(invite.getString("email").trim()));
   if (invite.getString("token") === "") invite.set("token", randomText(TOKEN_LENGTH, TOKEN_ALPHABET));
   if (invite.getString("expiry") === "") invite.set("expiry", new Date(now.getTime() + expiryDays * DAY_MS).toISOString());
 }
@@ -35,7 +36,9 @@ export function acceptInvite(app: CoreApp, n: CollectionNames, caller: core.Reco
   const outcome = transaction(app, (tx): AcceptResult | "expired" => {
     const invite = findFirst(tx, n.invites, "token = {:token}", { token });
     if (!invite) throw notFound("no invitation with that token");
-    if (invite.getString("email").toLowerCase() !== caller.getString("email").toLowerCase()) {
+    // The address as committed, not as it was when the session's token was checked.
+    const user = tx.findRecordById(n.users, caller.id);
+    if (!sameMailbox(invite.getString("email"), user.getString("email"))) {
       throw forbidden("the invitation was issued to a different e-mail address");
     }
     const organization = invite.getString("organization");
@@ -53,7 +56,6 @@ export function acceptInvite(app: CoreApp, n: CollectionNames, caller: core.Reco
     membership.set("role", invite.getString("role"));
     attribute(membership, caller);
     tx.save(membership);
-    const user = tx.findRecordById(n.users, caller.id);
     if (user.getString("current_organization") === "") {
       user.set("current_organization", organization);
       attribute(user, caller);
