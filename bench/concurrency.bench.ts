@@ -4,6 +4,7 @@
 //      concurrent clients (per second, p50/p95/p99, errors).
 //   2. GET /api/ready and GET /api/health under 100 concurrent clients: every request crosses the hooks'
 //      metrics middleware, so /api/health is the platform's per-request floor.
+// The launcher's hook VM pool applies (PB_HOOKS_POOL overrides it, to compare sizes).
 import { startPlatformWithBus } from "../e2e/harness/bus";
 import { PASSWORD, client, createMember, createOrganization } from "../e2e/harness/world";
 import { load, type LoadResult } from "./load";
@@ -18,7 +19,7 @@ function print(name: string, result: LoadResult): void {
   report(`${name}: ${Math.round(result.perSecond)}/s, errors=${result.errors}`, result.latenciesMs, [50, 95, 99]);
 }
 
-const bus = await startPlatformWithBus({ serveFlags: process.env.BENCH_POOL ? ["--hooksPool", process.env.BENCH_POOL] : [] });
+const bus = await startPlatformWithBus();
 try {
   const booted = await bus.platform.command(["bootstrap", "--email", "bench-operator@example.test", "--password", "bench-password-1"]);
   if (booted.code !== 0) throw new Error(`bootstrap failed: ${booted.stderr}`);
