@@ -4,23 +4,16 @@ import type { WriteAction, WriteEffects } from "../lib/effects";
 import type { CollectionNames } from "../schema/names";
 import { provisionCa } from "./ca";
 import { findRecord } from "../lib/collections";
-import { prepareHost, refreshPeers } from "./hosts";
+import { prepareHost } from "./hosts";
 
 export function overlayEffects(n: CollectionNames, config: PlatformConfig, record: core.Record, action: WriteAction): WriteEffects | undefined {
   if (record.collection().name === n.organizations && action !== "delete") {
     return { after: (tx) => void provisionCa(tx, n, config, record) };
   }
-  if (record.collection().name === n.overlay_hosts && action === "create") {
+  if (record.collection().name === n.overlay_hosts && action !== "delete") {
+    // A change of `active` writes the CA's revocation list only: the other hosts' configs are served with
+    // it (overlay/current-blocklist.ts), so no other host row is rewritten (docs/overlay.md "Deactivation").
     return { before: (tx) => prepareHost(tx, n, record, action) };
-  }
-  if (record.collection().name === n.overlay_hosts && action === "update") {
-    // A change of `active` puts the host's fingerprint on (or, with a new certificate, takes it off) every
-    // other host's blocklist (spec 3.2): their configs are regenerated in the same transaction.
-    const activeChanged = record.original().getBool("active") !== record.getBool("active");
-    return {
-      before: (tx) => prepareHost(tx, n, record, action),
-      after: (tx) => activeChanged && refreshPeers(tx, n, record),
-    };
   }
   if (record.collection().name === n.things && action === "update") {
     return { after: (tx) => cascadeThingActive(tx, n, record) };

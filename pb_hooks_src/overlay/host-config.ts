@@ -107,3 +107,15 @@ export function hostConfig(input: HostConfigInput): { [key: string]: Yaml } {
 export function hostConfigYaml(input: HostConfigInput): string {
   return toYaml(hostConfig(input));
 }
+
+// pki.blocklist as hostConfig emits it: a key at the pki mapping's indent, followed by `[]` or by its items
+// at the same indent. Nothing else in a config sits at that indent under that key (PEM lines are deeper).
+const BLOCKLIST_ENTRY = /^ {2}blocklist:(?: \[\]\n|\n(?: {2}- [^\n]*\n)*)/m;
+
+/**
+ * The config with pki.blocklist replaced: the stored config is served with the CA's current list
+ * (docs/overlay.md "Deactivation"). A text without the entry is returned unchanged.
+ */
+export function withBlocklist(configYaml: string, list: readonly string[]): string {
+  return configYaml.replace(BLOCKLIST_ENTRY, () => `  blocklist:${emitValue([...list], "  ")}`);
+}
