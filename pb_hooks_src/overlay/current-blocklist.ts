@@ -6,10 +6,17 @@
 // enrich hooks of a page, so a page of 30 holds 30 hook VMs at once, and a VM created past the pool
 // compiles this bundle, not the full library. So this file needs no configuration: the loader records the
 // CA collection's configured name in the store (rememberCaCollection), and a read is one indexed query.
-import { withBlocklist } from "./host-config";
+import { blocklistItems, withBlocklistItems, withoutItem } from "./host-config";
 import { blocklist, revokedListFromJson } from "./revocations";
 
 const CA_COLLECTION_KEY = "platform.overlay.ca_collection";
+const RENDERED_KEY_PREFIX = "platform.overlay.blocklist.";
+
+/** A CA's list as stored (the JSON text) and as rendered; the text is the key, so a hit is never stale. */
+interface Rendered {
+  raw: string;
+  items: string;
+}
 
 const store = () => $app.store() as store.Store<string, unknown>;
 
@@ -24,9 +31,24 @@ export function withCurrentBlocklist(e: core.RecordEnrichEvent): void {
   if (!host) return;
   const config = host.getString("config_yaml");
   if (!config) return;
-  const revoked = revokedJsonOf(e.app, host.getString("organization"));
-  if (revoked === undefined) return;
-  host.set("config_yaml", withBlocklist(config, blocklist(revokedListFromJson(revoked), host.getString("fingerprint"))));
+  const organizationId = host.getString("organization");
+  const raw = revokedJsonOf(e.app, organizationId);
+  if (raw === undefined) return;
+  const items = withoutItem(renderedItems(organizationId, raw), host.getString("fingerprint").trim().toLowerCase());
+  host.set("config_yaml", withBlocklistItems(config, items));
+}
+
+/**
+ * The list's YAML entries, rendered (parsed, sorted, quoted) once per content of the list and shared by
+ * every VM through $app.store(): a page of hosts of one organization renders it at most once.
+ */
+function renderedItems(organizationId: string, raw: string): string {
+  const key = RENDERED_KEY_PREFIX + organizationId;
+  const cached = store().get(key) as Rendered | undefined;
+  if (cached && cached.raw === raw) return cached.items;
+  const rendered: Rendered = { raw, items: blocklistItems(blocklist(revokedListFromJson(raw))) };
+  store().set(key, rendered);
+  return rendered.items;
 }
 
 /** The JSON text of the organization's CA revoked_fingerprints ("" when none); undefined without a CA. */

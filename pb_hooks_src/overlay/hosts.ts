@@ -6,7 +6,7 @@ import { findAll, findFirst, findRecord } from "../lib/collections";
 import { sidecarCall } from "../lib/sidecar";
 import type { CollectionNames } from "../schema/names";
 import type { Ed25519SignResponse, X25519Response } from "../../sidecar/protocol";
-import { blocklist, revokedListFromJson, withRevoked } from "./revocations";
+import { appendRevoked } from "./revocations";
 import { caOf, trustedCaPem } from "./ca";
 import {
   BANNERS,
@@ -114,18 +114,16 @@ function configOf(tx: CoreApp, n: CollectionNames, host: core.Record, ca: core.R
     keyPem: unsealOverlaySecret(host.getString("private_key"), "the overlay host key"),
     isLighthouse: host.getBool("is_lighthouse"),
     lighthouses,
-    // As of this save; every read serves the CA's current list instead (overlay/current-blocklist.ts).
-    blocklist: blocklist(revokedOf(ca), host.getString("fingerprint")),
   });
 }
 
-/** Adds fingerprints to the CA's revoked_fingerprints for good: one row, saved in the caller's transaction. */
+/**
+ * Adds fingerprints to the CA's revoked_fingerprints for good: one row, saved in the caller's transaction.
+ * An append, never a rewrite of other rows: the configs served read the list (overlay/current-blocklist.ts).
+ */
 function revoke(tx: CoreApp, ca: core.Record, ...fingerprints: string[]): void {
-  const current = revokedOf(ca);
-  const next = withRevoked(current, ...fingerprints);
-  if (next === current) return;
+  const next = appendRevoked(toString(ca.get("revoked_fingerprints")), fingerprints);
+  if (!next) return;
   ca.set("revoked_fingerprints", next);
   tx.save(ca);
 }
-
-const revokedOf = (ca: core.Record): string[] => revokedListFromJson(toString(ca.get("revoked_fingerprints")));

@@ -1,6 +1,6 @@
 // The pure part of the overlay's revocation list (spec 3.2 things.active item 4; docs/overlay.md
 // "Deactivation"): overlay_ca.revoked_fingerprints as stored and the pki.blocklist derived from it. No I/O:
-// overlay/hosts.ts writes the list, overlay/current-blocklist.ts reads it into every config served.
+// overlay/hosts.ts appends to the list, overlay/current-blocklist.ts reads it into every config served.
 
 /** A blocklist: the non-empty fingerprints, lowercased, without duplicates, sorted (stable configs). */
 export function blocklist(fingerprints: readonly unknown[], exclude = ""): string[] {
@@ -28,8 +28,18 @@ export function revokedListFromJson(text: string): string[] {
   }
 }
 
-/** The list with `fingerprints` added (the same array when every one is blank or already present). */
-export function withRevoked(list: readonly string[], ...fingerprints: string[]): readonly string[] {
-  const fresh = fingerprints.map((f) => f.trim().toLowerCase()).filter((f) => f && !list.includes(f));
-  return fresh.length === 0 ? list : blocklist([...list, ...fresh]);
+/**
+ * The stored list with `fingerprints` appended (lowercased; blanks and those already present skipped), or
+ * undefined when none is new. Kept in revocation order, so a write costs no sort: readers sort (blocklist).
+ */
+export function appendRevoked(storedJson: string, fingerprints: readonly string[]): unknown[] | undefined {
+  let list: unknown[] = [];
+  try {
+    const parsed: unknown = storedJson.trim() ? JSON.parse(storedJson) : [];
+    if (Array.isArray(parsed)) list = parsed;
+  } catch {
+    // Unreadable text reads as none (revokedListFromJson), and the first revocation replaces it.
+  }
+  const fresh = blocklist(fingerprints).filter((f) => !list.includes(f));
+  return fresh.length === 0 ? undefined : [...list, ...fresh];
 }
