@@ -116,7 +116,14 @@ onRecordAfterUpdateSuccess((e) => {
 onRecordEnrich((e) => {
   (require(`${__hooks}/lib/platform.js`) as Platform).hooks.enrich(e);
   e.next();
-});
+}, ...(require(`${__hooks}/lib/platform.js`) as Platform).bus.statusCollections());
+
+// Host configs are served with their CA's current blocklist (docs/overlay.md "Deactivation"): bound to the
+// hosts collection only, from the small bundle, since PocketBase nests the enrich hooks of a page.
+onRecordEnrich((e) => {
+  (require(`${__hooks}/lib/serving.js`) as Serving).withCurrentBlocklist(e);
+  e.next();
+}, (require(`${__hooks}/lib/platform.js`) as Platform).overlayHostCollectionName());
 
 // Under serve: the sidecar is started before the first request needs it, then every account converges
 // to its recorded state (and again every minute).

@@ -39,6 +39,9 @@ export const routes = {
   rotateOverlayCa: rotateCaRoute,
 };
 
+// The tag of the enrich hook that serves overlay host configs with the current blocklist (main.pb.ts).
+export const overlayHostCollectionName = (): string => collectionNames(currentConfig()).overlay_hosts;
+
 export * as bus from "./bus/platform";
 // `serve --bus`: the nats-server child's start (onBootstrap) and stop (onTerminate).
 export const busServer = { start: startEmbedded, stop: stopEmbedded };

@@ -1,5 +1,6 @@
 // What the loader VM does once, before PocketBase starts: accept the platform's flags, refuse to start on
-// a bad configuration with one clear line, and register the platform's commands.
+// a bad configuration with one clear line, record what the small bundle's handlers need from it, and
+// register the platform's commands.
 import { ConfigError } from "./config/load";
 import { currentConfig } from "./config/runtime";
 import { rootCommand } from "./lib/events";
@@ -8,6 +9,8 @@ import { registerBootstrapCommand } from "./tenancy/commands";
 import { registerAuditCommand } from "./observability/commands";
 import { registerBusCommand } from "./bus/commands";
 import { registerEmbeddedBus } from "./bus/embedded";
+import { rememberCaCollection } from "./overlay/current-blocklist";
+import { collectionNames } from "./schema/names";
 
 export function start(): void {
   // Root persistent flags: `serve` does not exist yet when hooks load, and subcommands inherit these.
@@ -22,6 +25,7 @@ export function start(): void {
     console.error(`configuration refused: ${err.message}`);
     $os.exit(2);
   }
+  rememberCaCollection(collectionNames(currentConfig()).overlay_ca);
   registerBootstrapCommand(rootCommand());
   registerAuditCommand(rootCommand());
   registerBusCommand(rootCommand());

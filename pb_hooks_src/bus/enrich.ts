@@ -3,9 +3,14 @@
 import type { CollectionNames } from "../schema/names";
 import { accountOf } from "./accounts";
 
+/** The collections whose responses carry the status: the tags the enrich hook is bound to (main.pb.ts). */
+export function busStatusCollections(n: CollectionNames): string[] {
+  return [n.organizations, n.bus_users];
+}
+
 export function withBusStatus(app: CoreApp, n: CollectionNames, record: core.Record): void {
   const name = record.collection().name;
-  if (name !== n.organizations && name !== n.bus_users) return;
+  if (!busStatusCollections(n).includes(name)) return;
   const account = accountOf(app, n, name === n.organizations ? record.id : record.getString("organization"));
   if (!account) return;
   record.withCustomData(true);

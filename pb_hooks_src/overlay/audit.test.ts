@@ -1,30 +1,5 @@
-import yaml from "js-yaml";
 import { describe, expect, it } from "vitest";
-import { blocklist, certificateStale, revokedList, withRevoked } from "./audit";
-import { hostConfigYaml } from "./host-config";
-
-describe("blocklist", () => {
-  it("keeps non-empty fingerprints once, lowercased and sorted, without the host's own", () => {
-    expect(blocklist(["bb", "AA", "", "aa", 3, null, "cc"], "CC")).toEqual(["aa", "bb"]);
-    expect(blocklist([])).toEqual([]);
-  });
-
-  it("reads revoked_fingerprints leniently and adds to it", () => {
-    expect(revokedList(null)).toEqual([]);
-    expect(revokedList({ a: 1 })).toEqual([]);
-    expect(revokedList(["b", "a"])).toEqual(["a", "b"]);
-    expect(withRevoked(["a"], "b")).toEqual(["a", "b"]);
-    expect(withRevoked(["a"], "")).toEqual(["a"]);
-    expect(withRevoked(["a"], "a")).toEqual(["a"]);
-  });
-
-  it("lands in pki.blocklist of the config", () => {
-    const text = hostConfigYaml({ caPem: "ca\n", certPem: "c\n", keyPem: "k\n", isLighthouse: false, lighthouses: [], blocklist: ["ab12", "cd34"] });
-    expect((yaml.load(text) as { pki: { blocklist: string[] } }).pki.blocklist).toEqual(["ab12", "cd34"]);
-    const empty = hostConfigYaml({ caPem: "ca\n", certPem: "c\n", keyPem: "k\n", isLighthouse: false, lighthouses: [] });
-    expect((yaml.load(empty) as { pki: { blocklist: string[] } }).pki.blocklist).toEqual([]);
-  });
-});
+import { certificateStale } from "./audit";
 
 describe("certificateStale", () => {
   it("is false when the certificate carries the host's address with the network's mask", () => {

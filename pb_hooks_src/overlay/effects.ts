@@ -4,22 +4,16 @@ import { activeTransition, type ActiveTransition, type WriteAction, type WriteEf
 import type { CollectionNames } from "../schema/names";
 import { provisionCa } from "./ca";
 import { findRecord } from "../lib/collections";
-import { prepareHost, refreshPeers } from "./hosts";
+import { prepareHost } from "./hosts";
 
 export function overlayEffects(n: CollectionNames, config: PlatformConfig, record: core.Record, action: WriteAction): WriteEffects | undefined {
   if (record.collection().name === n.organizations && action !== "delete") {
     return { after: (tx) => void provisionCa(tx, n, config, record) };
   }
-  if (record.collection().name === n.overlay_hosts && action === "create") {
-    return { before: (tx) => prepareHost(tx, n, record, action, undefined) };
-  }
-  if (record.collection().name === n.overlay_hosts && action === "update") {
-    // A change of `active` puts the host's fingerprint on (or, with a new certificate, takes it off) every
-    // other host's blocklist (spec 3.2): their configs are regenerated in the same transaction.
-    return {
-      before: (tx, previous) => prepareHost(tx, n, record, action, previous),
-      after: (tx, previous) => activeTransition(previous, record) && refreshPeers(tx, n, record),
-    };
+  if (record.collection().name === n.overlay_hosts && action !== "delete") {
+    // A change of `active` writes the CA's revocation list only: the other hosts' configs are served with
+    // it (overlay/current-blocklist.ts), so no other host row is rewritten (docs/overlay.md "Deactivation").
+    return { before: (tx, previous) => prepareHost(tx, n, record, action, previous) };
   }
   if (record.collection().name === n.things && action === "update") {
     return { after: (tx, previous) => cascadeThingActive(tx, n, record, activeTransition(previous, record)) };

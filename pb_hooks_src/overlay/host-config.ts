@@ -73,8 +73,6 @@ export interface HostConfigInput {
   isLighthouse: boolean;
   /** The network's other lighthouses with a public endpoint. */
   lighthouses: Lighthouse[];
-  /** Fingerprints of revoked certificates (pki.blocklist); absent means none. */
-  blocklist?: string[];
   listenPort?: number;
   tunDev?: string;
 }
@@ -87,7 +85,8 @@ export function hostConfig(input: HostConfigInput): { [key: string]: Yaml } {
   const staticHostMap: { [key: string]: Yaml } = {};
   for (const l of lighthouses) staticHostMap[l.overlayIp] = [l.publicEndpoint];
   return {
-    pki: { ca: input.caPem, cert: input.certPem, key: input.keyPem, blocklist: input.blocklist ?? [] },
+    // Stored empty: every read fills in the CA's current list (withBlocklistItems; docs/overlay.md "Deactivation").
+    pki: { ca: input.caPem, cert: input.certPem, key: input.keyPem, blocklist: [] },
     static_host_map: staticHostMap,
     lighthouse: { am_lighthouse: input.isLighthouse, interval: 60, hosts: lighthouses.map((l) => l.overlayIp) },
     listen: { host: "0.0.0.0", port: input.listenPort ?? DEFAULT_LISTEN_PORT },
@@ -106,4 +105,26 @@ export function hostConfig(input: HostConfigInput): { [key: string]: Yaml } {
 
 export function hostConfigYaml(input: HostConfigInput): string {
   return toYaml(hostConfig(input));
+}
+
+// pki.blocklist as hostConfig emits it: a key at the pki mapping's indent, followed by `[]` or by its items
+// at the same indent. Nothing else in a config sits at that indent under that key (PEM lines are deeper).
+const BLOCKLIST_ENTRY = /^ {2}blocklist:(?: \[\]\n|\n(?: {2}- [^\n]*\n)*)/m;
+
+/**
+ * pki.blocklist's entries as the emitter writes a sequence there, one `  - <fingerprint>` line each ("" for
+ * none). Rendered apart from the config so that a reader renders a CA's list once (overlay/current-blocklist.ts).
+ */
+export function blocklistItems(list: readonly string[]): string {
+  return list.map((f) => `  - ${yamlScalar(f)}\n`).join("");
+}
+
+/** The entries without one fingerprint's line (unchanged when it is absent). */
+export function withoutItem(items: string, fingerprint: string): string {
+  return `\n${items}`.replace(`\n  - ${yamlScalar(fingerprint)}\n`, "\n").slice(1);
+}
+
+/** The config with pki.blocklist's entries replaced by `items`; a text without the entry is returned unchanged. */
+export function withBlocklistItems(configYaml: string, items: string): string {
+  return configYaml.replace(BLOCKLIST_ENTRY, () => `  blocklist:${items ? `\n${items}` : " []\n"}`);
 }

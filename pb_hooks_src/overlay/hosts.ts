@@ -6,7 +6,7 @@ import { findAll, findFirst, findRecord } from "../lib/collections";
 import { sidecarCall } from "../lib/sidecar";
 import type { CollectionNames } from "../schema/names";
 import type { Ed25519SignResponse, X25519Response } from "../../sidecar/protocol";
-import { blocklist, revokedList, withRevoked } from "./audit";
+import { appendRevoked } from "./revocations";
 import { caOf, trustedCaPem } from "./ca";
 import {
   BANNERS,
@@ -65,8 +65,10 @@ export function prepareHost(tx: CoreApp, n: CollectionNames, host: core.Record, 
     const changed = !original || reactivated || !host.getString("cert") || CERTIFICATE_FIELDS.some((f) => toString(original.get(f)) !== toString(host.get(f)));
     const ca = caOf(tx, n, host.getString("organization"));
     if (!ca || !ca.getString("cert")) throw new HostError("no overlay certificate authority for the organization");
-    if (activeChanged) revokeFingerprint(tx, ca, original.getString("fingerprint"));
     if (changed) signHost(tx, n, host, ca, now);
+    // The CA's list holds every certificate a deactivation took out (kept for good, so a reactivation's new
+    // certificate leaves the old one blocked) and the current one of every inactive host.
+    revoke(tx, ca, activeChanged ? original.getString("fingerprint") : "", host.getBool("active") ? "" : host.getString("fingerprint"));
     host.set("config_yaml", configOf(tx, n, host, ca));
   } catch (err) {
     if (err instanceof HostError) throw new BadRequestError(err.message);
@@ -115,46 +117,16 @@ function configOf(tx: CoreApp, n: CollectionNames, host: core.Record, ca: core.R
     keyPem: unsealOverlaySecret(host.getString("private_key"), "the overlay host key"),
     isLighthouse: host.getBool("is_lighthouse"),
     lighthouses,
-    blocklist: blocklistOf(tx, n, host.getString("organization"), ca, host.getString("fingerprint")),
   });
 }
 
 /**
- * pki.blocklist of a host of the organization: the fingerprints of its inactive hosts and those revoked
- * before (overlay_ca.revoked_fingerprints), the host's own certificate excepted.
+ * Adds fingerprints to the CA's revoked_fingerprints for good: one row, saved in the caller's transaction.
+ * An append, never a rewrite of other rows: the configs served read the list (overlay/current-blocklist.ts).
  */
-export function blocklistOf(tx: CoreApp, n: CollectionNames, organizationId: string, ca: core.Record, ownFingerprint: string): string[] {
-  const inactive = findAll(tx, n.overlay_hosts, "organization = {:org} && active = false && fingerprint != ''", { org: organizationId }).map((r) =>
-    r.getString("fingerprint"),
-  );
-  return blocklist([...revokedList(jsonField(ca, "revoked_fingerprints")), ...inactive], ownFingerprint);
-}
-
-/** Adds a fingerprint to the CA's revoked_fingerprints for good (saved in the caller's transaction). */
-function revokeFingerprint(tx: CoreApp, ca: core.Record, fingerprint: string): void {
-  const current = revokedList(jsonField(ca, "revoked_fingerprints"));
-  const next = withRevoked(current, fingerprint);
-  if (next.length === current.length) return;
+function revoke(tx: CoreApp, ca: core.Record, ...fingerprints: string[]): void {
+  const next = appendRevoked(toString(ca.get("revoked_fingerprints")), fingerprints);
+  if (!next) return;
   ca.set("revoked_fingerprints", next);
   tx.save(ca);
-}
-
-/**
- * Regenerates config_yaml of every other host of the organization (no re-signing): each save goes through
- * prepareHost, which reads the blocklist from the data. Runs after the changed host is written.
- */
-export function refreshPeers(tx: CoreApp, n: CollectionNames, host: core.Record): void {
-  for (const peer of findAll(tx, n.overlay_hosts, "organization = {:org} && id != {:self}", { org: host.getString("organization"), self: host.id })) {
-    tx.save(peer);
-  }
-}
-
-function jsonField(record: core.Record, field: string): unknown {
-  const raw = toString(record.get(field));
-  if (!raw) return null;
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return null;
-  }
 }

@@ -1,0 +1,70 @@
+/// <reference path="../../build/types/types.d.ts" />
+// Every read of an overlay host's config (record API view and list, expand, realtime, write responses)
+// carries its CA's current revocation list as pki.blocklist (spec 3.2 things.active item 4; docs/overlay.md
+// "Deactivation"). A deactivation writes that list only, one row, however many hosts the organization has.
+// Bound to the hosts collection alone and bundled into the small lib/serving.js: PocketBase nests the
+// enrich hooks of a page, so a page of 30 holds 30 hook VMs at once, and a VM created past the pool
+// compiles this bundle, not the full library. So this file needs no configuration: the loader records the
+// CA collection's configured name in the store (rememberCaCollection), and a read is one indexed query.
+import { blocklistItems, withBlocklistItems, withoutItem } from "./host-config";
+import { blocklist, revokedListFromJson } from "./revocations";
+
+const CA_COLLECTION_KEY = "platform.overlay.ca_collection";
+const RENDERED_KEY_PREFIX = "platform.overlay.blocklist.";
+
+/** A CA's list as stored (the JSON text) and as rendered; the text is the key, so a hit is never stale. */
+interface Rendered {
+  raw: string;
+  items: string;
+}
+
+const store = () => $app.store() as store.Store<string, unknown>;
+
+/** Run once by the loader VM (startup.ts), before any request. */
+export function rememberCaCollection(name: string): void {
+  store().set(CA_COLLECTION_KEY, name);
+}
+
+/** onRecordEnrich of overlay_hosts: config_yaml with the CA's current pki.blocklist, without the host's own. */
+export function withCurrentBlocklist(e: core.RecordEnrichEvent): void {
+  const host = e.record;
+  if (!host) return;
+  const config = host.getString("config_yaml");
+  if (!config) return;
+  const organizationId = host.getString("organization");
+  const raw = revokedJsonOf(e.app, organizationId);
+  if (raw === undefined) return;
+  const items = withoutItem(renderedItems(organizationId, raw), host.getString("fingerprint").trim().toLowerCase());
+  host.set("config_yaml", withBlocklistItems(config, items));
+}
+
+/**
+ * The list's YAML entries, rendered (parsed, sorted, quoted) once per content of the list and shared by
+ * every VM through $app.store(): a page of hosts of one organization renders it at most once.
+ */
+function renderedItems(organizationId: string, raw: string): string {
+  const key = RENDERED_KEY_PREFIX + organizationId;
+  const cached = store().get(key) as Rendered | undefined;
+  if (cached && cached.raw === raw) return cached.items;
+  const rendered: Rendered = { raw, items: blocklistItems(blocklist(revokedListFromJson(raw))) };
+  store().set(key, rendered);
+  return rendered.items;
+}
+
+/** The JSON text of the organization's CA revoked_fingerprints ("" when none); undefined without a CA. */
+function revokedJsonOf(app: CoreApp, organizationId: string): string | undefined {
+  const table = store().get(CA_COLLECTION_KEY);
+  if (typeof table !== "string") throw new Error("the overlay CA collection name was not recorded at startup");
+  const row = new DynamicModel({ revoked: "" }) as { revoked: string };
+  try {
+    // COALESCE(organization, '') is the expression the organization scope index covers (schema/common.ts).
+    app
+      .db()
+      .newQuery(`SELECT COALESCE([[revoked_fingerprints]], '') AS revoked FROM {{${table}}} WHERE COALESCE([[organization]], '') = {:org} LIMIT 1`)
+      .bind({ org: organizationId })
+      .one(row);
+  } catch {
+    return undefined;
+  }
+  return row.revoked;
+}
