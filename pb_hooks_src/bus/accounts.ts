@@ -4,6 +4,7 @@ import type { PlatformConfig } from "../config/types";
 import { findAll, findFirst } from "../lib/collections";
 import type { CollectionNames } from "../schema/names";
 import { accountClaims, type AccountLimits, type Claims, type ExportClaim, type ImportClaim } from "./claims";
+import { jwtIssuedAt } from "./issued-at";
 import { operatorKeys } from "./operator";
 import { sealSecret, unsealSecret } from "./secrets";
 import { newNkeys, signJwt } from "./signer";
@@ -73,15 +74,6 @@ export function signedAccountJwt(app: CoreApp, n: CollectionNames, account: core
   return signJwt(operatorKeys(app).signingSeed, claims);
 }
 
-/** The issue second of a signed token (0 when absent or unreadable). */
-export function jwtIssuedAt(jwt: string): number {
-  if (!jwt) return 0;
-  try {
-    return Number($security.parseUnverifiedJWT(jwt).iat) || 0;
-  } catch {
-    return 0;
-  }
-}
 
 /** Re-signs the account after a change of its recorded state; publication follows the commit. */
 export function resignAccount(app: CoreApp, n: CollectionNames, account: core.Record): void {

@@ -5,7 +5,8 @@
 import { findRecord } from "../lib/collections";
 import { badRequest } from "../lib/errors";
 import type { CollectionNames } from "../schema/names";
-import { accountOf, jsonOf, jwtIssuedAt, userSigningSeed } from "./accounts";
+import { accountOf, jsonOf, userSigningSeed } from "./accounts";
+import { jwtIssuedAt } from "./issued-at";
 import { credsFile, permissionsFrom, userClaims } from "./claims";
 import { sealSecret, unsealSecret } from "./secrets";
 import { newNkeys, signJwt } from "./signer";

@@ -1,0 +1,18 @@
+import { describe, expect, it } from "vitest";
+import { jwtIssuedAt } from "./issued-at";
+
+const token = (claims: object) => `e30.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.sig`;
+
+describe("jwtIssuedAt", () => {
+  it("reads iat whatever the clock says, a future one included", () => {
+    const future = Math.floor(Date.now() / 1000) + 3600;
+    expect(jwtIssuedAt(token({ jti: "x", iat: future, name: "Ünïcode" }))).toBe(future);
+    expect(jwtIssuedAt(token({ iat: 1795474378, sub: "U" }))).toBe(1795474378);
+  });
+
+  it("is 0 for a token without iat, a missing token or an unreadable payload", () => {
+    expect(jwtIssuedAt(token({ sub: "U" }))).toBe(0);
+    expect(jwtIssuedAt("")).toBe(0);
+    expect(jwtIssuedAt("a.@@@.c")).toBe(0);
+  });
+});
