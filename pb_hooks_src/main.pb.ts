@@ -116,10 +116,13 @@ onRecordAfterUpdateSuccess((e) => {
   (require(`${__hooks}/lib/platform.js`) as Platform).hooks.afterCommit(e);
 });
 
+// Bus status on organizations and bus users. PocketBase runs a page's enrich hooks nested, one VM per
+// record, so the handler is bound to those collections only and uses the small serving library
+// (docs/performance.md "List pages").
 onRecordEnrich((e) => {
-  (require(`${__hooks}/lib/platform.js`) as Platform).hooks.enrich(e);
+  (require(`${__hooks}/lib/serving.js`) as Serving).withBusStatus(e);
   e.next();
-});
+}, ...(require(`${__hooks}/lib/platform.js`) as Platform).hooks.enrichedCollections());
 
 // Under serve: the sidecar is started before the first request needs it, then every account converges
 // to its recorded state (and again every minute).

@@ -8,6 +8,8 @@ import { registerBootstrapCommand } from "./tenancy/commands";
 import { registerAuditCommand } from "./observability/commands";
 import { registerBusCommand } from "./bus/commands";
 import { registerEmbeddedBus } from "./bus/embedded";
+import { publishBusStatusNames } from "./bus/enrich";
+import { collectionNames } from "./schema/names";
 
 export function start(): void {
   // Root persistent flags: `serve` does not exist yet when hooks load, and subcommands inherit these.
@@ -22,6 +24,7 @@ export function start(): void {
     console.error(`configuration refused: ${err.message}`);
     $os.exit(2);
   }
+  publishBusStatusNames($app, collectionNames(currentConfig()));
   registerBootstrapCommand(rootCommand());
   registerAuditCommand(rootCommand());
   registerBusCommand(rootCommand());

@@ -26,18 +26,23 @@ export function oneOf(field: string, values: readonly string[], op: "=" | "?=" =
 }
 
 /**
- * The caller is a user whose active organization is `orgExpr` and who holds a membership there with one
- * of `roles`. All conditions on the `@collection` alias apply to the same joined membership row.
+ * The users field holding the caller's role in its active organization ("" without a membership there).
+ * Server code keeps it equal to the membership row inside every write that could change it
+ * (tenancy/current-role.ts); rules read it as `@request.auth.current_role`, which PocketBase binds as a
+ * constant, so a list needs no join and its count does not grow with the memberships table.
  */
-export function memberOf(memberships: string, orgExpr: string, roles: readonly Role[], alias = "m"): string {
-  const m = `@collection.${memberships}:${alias}`;
+export const CURRENT_ROLE = "current_role";
+
+/**
+ * The caller is a user whose active organization is `orgExpr` and who holds a membership there with one
+ * of `roles` (as mirrored on the caller's own row: docs/decisions.md "Role of the active organization").
+ */
+export function memberOf(orgExpr: string, roles: readonly Role[]): string {
   return all(
     isUser,
     `@request.auth.current_organization != ""`,
     `${orgExpr} = @request.auth.current_organization`,
-    `${m}.user ?= @request.auth.id`,
-    `${m}.organization ?= ${orgExpr}`,
-    oneOf(`${m}.role`, roles, "?="),
+    oneOf(`@request.auth.${CURRENT_ROLE}`, roles),
   );
 }
 
