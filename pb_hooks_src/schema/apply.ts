@@ -5,7 +5,6 @@ import { platformCollections } from "./collections";
 import { fieldJSON, isRelation } from "./fields";
 import type { CollectionNames } from "./names";
 import type { CollectionSpec } from "./spec";
-import { indexName } from "./index-name";
 import { hasField } from "../lib/collections";
 
 export function applyPlatformSchema(app: CoreApp, n: CollectionNames): void {
@@ -31,7 +30,7 @@ export function applyPlatformSchema(app: CoreApp, n: CollectionNames): void {
 
 /**
  * For a database whose collections exist (a later migration): adds the fields the specs gained, then
- * sets every rule and index as the specs say (an index whose definition changed is replaced by name).
+ * sets every rule and index as the specs say.
  * Fields first, because a rule may read a field of another collection (`@request.auth.current_role`).
  */
 export function upgradePlatformSchema(app: CoreApp, n: CollectionNames): void {
@@ -87,11 +86,10 @@ function setRulesAndIndexes(collection: core.Collection, spec: CollectionSpec, n
   collection.updateRule = rule(spec.rules.update);
   collection.deleteRule = rule(spec.rules.delete);
   const wanted = spec.indexes.map((sql) => sql.split("{table}").join(name));
-  const wantedNames = wanted.map(indexName);
   const kept: string[] = [];
   // Go slices are array-like in goja, not iterable: index them.
   for (let i = 0; i < collection.indexes.length; i++) {
-    if (!wantedNames.includes(indexName(collection.indexes[i]))) kept.push(collection.indexes[i]);
+    if (!wanted.includes(collection.indexes[i])) kept.push(collection.indexes[i]);
   }
   collection.indexes = [...kept, ...wanted] as unknown as typeof collection.indexes;
   if (spec.auth) {

@@ -14,11 +14,10 @@ export const ORGANIZATION: FieldSpec = {
 /**
  * PocketBase compares `organization = @request.auth.current_organization` as COALESCE(organization, '')
  * on both sides, which no plain column index serves; this expression index does, so an org-scoped list
- * reads only the active organization's rows. The id makes it covering for the total PocketBase counts
- * with every page, COUNT(DISTINCT id): the ids of one organization come in order, so SQLite counts them
- * without a temporary b-tree (docs/performance.md "List pages").
+ * reads only the active organization's rows. Its entries for one organization come in rowid order,
+ * so the total PocketBase counts with every page, COUNT(DISTINCT _rowid_), needs no temporary b-tree.
  */
-export const ORGANIZATION_SCOPE_INDEX = "CREATE INDEX idx_{table}_org_scope ON {table} (COALESCE(organization, ''), id)";
+export const ORGANIZATION_SCOPE_INDEX = "CREATE INDEX idx_{table}_org_scope ON {table} (COALESCE(organization, ''))";
 
 export interface OrgScopedAccess {
   read: readonly Role[];

@@ -16,7 +16,11 @@ describe("rule composition", () => {
     expect(rule).toContain(`@request.auth.current_organization != ""`);
     expect(rule).toContain("organization = @request.auth.current_organization");
     expect(rule).toContain(`(@request.auth.current_role = "owner" || @request.auth.current_role = "admin")`);
-    // No join: PocketBase binds @request.auth fields as constants, so a list's count stays one index range.
     expect(rule).not.toContain("@collection");
+  });
+
+  it("holds a single null-rejecting term on the caller's row, so SQLite seeks the organization index", () => {
+    // Implied by the role allowlist (no role is blank), so the rule is exactly as strict without it.
+    expect(memberOf("organization", ["viewer"])).toContain(` && @request.auth.current_role > "" && `);
   });
 });

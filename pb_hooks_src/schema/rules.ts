@@ -28,21 +28,29 @@ export function oneOf(field: string, values: readonly string[], op: "=" | "?=" =
 /**
  * The users field holding the caller's role in its active organization ("" without a membership there).
  * Server code keeps it equal to the membership row inside every write that could change it
- * (tenancy/current-role.ts); rules read it as `@request.auth.current_role`, which PocketBase binds as a
- * constant, so a list needs no join and its count does not grow with the memberships table.
+ * (tenancy/current-role.ts); rules read it as `@request.auth.current_role`, which PocketBase resolves with a
+ * join on the caller's own row, so a list no longer joins memberships.
  */
 export const CURRENT_ROLE = "current_role";
 
 /**
  * The caller is a user whose active organization is `orgExpr` and who holds a membership there with one
  * of `roles` (as mirrored on the caller's own row: docs/decisions.md "Role of the active organization").
+ *
+ * PocketBase reads `@request.auth.<field>` through `LEFT JOIN users __auth_users ON id = <caller>`, and
+ * SQLite keeps a LEFT JOIN's right table inner, scanning every record, unless a WHERE term is false for
+ * a missing right row. `=` on the organization becomes COALESCE(...) and the role allowlist is an OR, and
+ * neither qualifies; `current_role > ""` (implied by the allowlist, so no wider) does, which lets SQLite
+ * read the caller's row first and seek the organization index (docs/performance.md "List pages").
  */
 export function memberOf(orgExpr: string, roles: readonly Role[]): string {
+  const role = `@request.auth.${CURRENT_ROLE}`;
   return all(
     isUser,
     `@request.auth.current_organization != ""`,
     `${orgExpr} = @request.auth.current_organization`,
-    oneOf(`@request.auth.${CURRENT_ROLE}`, roles),
+    `${role} > ""`,
+    oneOf(role, roles),
   );
 }
 
