@@ -30,8 +30,8 @@ export function applyPlatformSchema(app: CoreApp, n: CollectionNames): void {
 
 /**
  * For a database whose collections exist (a later migration): adds the fields the specs gained, then
- * sets every rule and index as the specs say.
- * Fields first, because a rule may read a field of another collection (`@request.auth.current_role`).
+ * sets every rule and index as the specs say. Fields first, because a rule may read a field of another
+ * collection (`@request.auth.current_role`).
  */
 export function upgradePlatformSchema(app: CoreApp, n: CollectionNames): void {
   const specs = platformCollections(n);
