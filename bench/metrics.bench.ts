@@ -1,4 +1,4 @@
-// One GET /metrics scrape with 100,000 things across 100 organizations (the things-list dataset), plus
+// One GET /metrics scrape with 100,000 things across 100 organizations (bench/things-dataset.ts), plus
 // the counters of a few hundred earlier requests. Figures are printed, never asserted.
 import { startPlatform } from "../e2e/harness/platform";
 import { measure, report } from "./stats";

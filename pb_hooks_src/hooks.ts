@@ -1,15 +1,17 @@
-// Dispatch of record hooks to the domains, by collection. main.pb.js binds these for every collection.
+// Dispatch of record hooks to the domains, by collection. main.pb.js binds these for every collection
+// (except onRecordEnrich, bound to the collections that need it).
 import { currentConfig } from "./config/runtime";
 import { recordOf } from "./lib/events";
 import { collectionNames } from "./schema/names";
 import { busEffects, publishAfterCommit } from "./bus/effects";
-import { withBusStatus } from "./bus/enrich";
+import { busStatusCollections } from "./bus/enrich";
 import { combineEffects, type WriteAction } from "./lib/effects";
 import { journal } from "./observability/journal";
 import { stampActor } from "./observability/actor";
 import { overlayEffects } from "./overlay/effects";
 import { prepareThing, thingEffects } from "./inventory/things";
 import { prepareInvite } from "./tenancy/invites";
+import { currentRoleEffects } from "./tenancy/current-role";
 import { clearActiveOrganization, refuseCrossTenantRelations, refusePlatformOrganizationSuspension } from "./tenancy/invariants";
 
 /**
@@ -78,7 +80,13 @@ export function execute(e: core.RecordEvent, action: WriteAction): void {
   const config = currentConfig();
   const n = collectionNames(config);
   const record = recordOf(e);
-  journal(e, action, combineEffects(thingEffects(n, record, action), busEffects(n, config, record, action), overlayEffects(n, config, record, action)));
+  const effects = combineEffects(
+    currentRoleEffects(n, record, action),
+    thingEffects(n, record, action),
+    busEffects(n, config, record, action),
+    overlayEffects(n, config, record, action),
+  );
+  journal(e, action, effects);
 }
 
 /** onRecordAfterCreateSuccess / AfterUpdateSuccess (hookTags().published): what must follow the commit (bus publication). */
@@ -86,7 +94,7 @@ export function afterCommit(e: core.RecordEvent): void {
   publishAfterCommit(e.app, collectionNames(currentConfig()), recordOf(e));
 }
 
-/** onRecordEnrich: what a response adds to the stored fields. */
-export function enrich(e: core.RecordEnrichEvent): void {
-  withBusStatus(e.app, collectionNames(currentConfig()), recordOf(e));
+/** The collections onRecordEnrich is bound to (the handler itself is in serving.ts). */
+export function enrichedCollections(): string[] {
+  return busStatusCollections(collectionNames(currentConfig()));
 }

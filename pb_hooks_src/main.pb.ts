@@ -113,10 +113,13 @@ onRecordAfterUpdateSuccess((e) => {
   (require(`${__hooks}/lib/platform.js`) as Platform).hooks.afterCommit(e);
 }, ...tags.published);
 
+// Bus status on organizations and bus users. PocketBase runs a page's enrich hooks nested, one VM per
+// record, so the handler is bound to those collections only and uses the small serving library
+// (docs/performance.md "List pages").
 onRecordEnrich((e) => {
-  (require(`${__hooks}/lib/platform.js`) as Platform).hooks.enrich(e);
+  (require(`${__hooks}/lib/serving.js`) as Serving).withBusStatus(e);
   e.next();
-}, ...(require(`${__hooks}/lib/platform.js`) as Platform).bus.statusCollections());
+}, ...(require(`${__hooks}/lib/platform.js`) as Platform).hooks.enrichedCollections());
 
 // Host configs are served with their CA's current blocklist (docs/overlay.md "Deactivation"): bound to the
 // hosts collection only, from the small bundle, since PocketBase nests the enrich hooks of a page.

@@ -1,7 +1,8 @@
 // The hooks library: everything pb_hooks/main.pb.js and pb_migrations/ call, bundled to
 // pb_hooks/lib/platform.js. Each namespace is one domain's PocketBase-facing glue.
 import { currentConfig } from "./config/runtime";
-import { applyPlatformSchema, removePlatformSchema } from "./schema/apply";
+import { applyPlatformSchema, removePlatformSchema, upgradePlatformSchema } from "./schema/apply";
+import { syncEveryCurrentRole } from "./tenancy/current-role";
 import { collectionNames } from "./schema/names";
 import { brandingRoute } from "./branding/route";
 import { createThingRoute } from "./inventory/routes";
@@ -21,6 +22,12 @@ export const startSidecarWithServe = (): void => startSidecar(proberSettings);
 export const schema = {
   up: (app: CoreApp) => applyPlatformSchema(app, collectionNames(currentConfig())),
   down: (app: CoreApp) => removePlatformSchema(app, collectionNames(currentConfig())),
+  // Migration 1764000004: users.current_role with its backfill, the rules reading it, the covering index.
+  upgrade: (app: CoreApp) => {
+    const n = collectionNames(currentConfig());
+    upgradePlatformSchema(app, n);
+    syncEveryCurrentRole(app, n);
+  },
 };
 // users.email unique up to ASCII letter case (pb_migrations/1764000001_users_email_nocase.js).
 export const uniqueMailboxes = {

@@ -10,6 +10,7 @@ import { registerAuditCommand } from "./observability/commands";
 import { registerBusCommand } from "./bus/commands";
 import { registerEmbeddedBus } from "./bus/embedded";
 import { rememberCaCollection } from "./overlay/current-blocklist";
+import { publishBusStatusNames } from "./bus/enrich";
 import { collectionNames } from "./schema/names";
 
 export function start(): void {
@@ -26,6 +27,7 @@ export function start(): void {
     $os.exit(2);
   }
   rememberCaCollection(collectionNames(currentConfig()).overlay_ca);
+  publishBusStatusNames($app, collectionNames(currentConfig()));
   registerBootstrapCommand(rootCommand());
   registerAuditCommand(rootCommand());
   registerBusCommand(rootCommand());

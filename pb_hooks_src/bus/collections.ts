@@ -7,7 +7,7 @@ import { ORGANIZATION, orgScopedRules, trustAnchorRules } from "../schema/common
 import { LARGE_TEXT, TIMESTAMPS, type CollectionSpec } from "../schema/spec";
 
 export function busCollections(n: CollectionNames): CollectionSpec[] {
-  const managersOnly = orgScopedRules(n, { read: MANAGERS, create: MANAGERS, update: MANAGERS, delete: MANAGERS });
+  const managersOnly = orgScopedRules({ read: MANAGERS, create: MANAGERS, update: MANAGERS, delete: MANAGERS });
   const permissions = [
     { type: "json", name: "publish_permissions" },
     { type: "json", name: "subscribe_permissions" },
@@ -34,12 +34,19 @@ export function busCollections(n: CollectionNames): CollectionSpec[] {
       ...TIMESTAMPS,
     ],
     indexes: ["CREATE UNIQUE INDEX idx_{table}_organization ON {table} (organization)"],
-    rules: trustAnchorRules(n),
+    rules: trustAnchorRules(),
   };
 
-  // Rule 12: besides owner/admin, a member reads exactly the row linked to its own membership.
+  // Rule 12: besides owner/admin, a member reads exactly the row linked to its own membership (a view
+  // rule only, so the join on memberships never runs over a list). All conditions on the alias apply to
+  // the same joined membership row.
   const m = `@collection.${n.memberships}:m`;
-  const linkedToCaller = all(memberOf(n.memberships, "organization", ALL_ROLES), `${m}.bus_user ?= id`);
+  const linkedToCaller = all(
+    memberOf("organization", ALL_ROLES),
+    `${m}.user ?= @request.auth.id`,
+    `${m}.organization ?= organization`,
+    `${m}.bus_user ?= id`,
+  );
   const users: CollectionSpec = {
     key: "bus_users",
     type: "base",

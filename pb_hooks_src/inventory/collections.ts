@@ -1,7 +1,6 @@
 // The five inventory collections (spec 2.1, capability matrix 5.1). Things are auth records (devices).
 import { ALL_ROLES, all, anyOf, memberOf, unchanged, untouched } from "../schema/rules";
 import { EDITORS, MANAGERS } from "../lib/roles";
-import type { CollectionNames } from "../schema/names";
 import { ORGANIZATION, orgScopedRules } from "../schema/common";
 import { TIMESTAMPS, type CollectionSpec, type FieldSpec } from "../schema/spec";
 
@@ -14,10 +13,10 @@ export const THING_PASSWORD_COST = 4;
 
 const IMAGE_TYPES = ["image/png", "image/jpeg", "image/svg+xml", "image/webp", "application/pdf"];
 
-export function inventoryCollections(n: CollectionNames): CollectionSpec[] {
-  const readers = memberOf(n.memberships, "organization", ALL_ROLES);
-  const managers = memberOf(n.memberships, "organization", MANAGERS);
-  const editors = memberOf(n.memberships, "organization", EDITORS);
+export function inventoryCollections(): CollectionSpec[] {
+  const readers = memberOf("organization", ALL_ROLES);
+  const managers = memberOf("organization", MANAGERS);
+  const editors = memberOf("organization", EDITORS);
   const thingSelf = `(@request.auth.collectionName = "things" && id = @request.auth.id)`;
   // Deactivation, passwords, e-mail and linked identities are owner/admin business (5.1).
   const memberEditable = all(
@@ -78,10 +77,10 @@ export function inventoryCollections(n: CollectionNames): CollectionSpec[] {
       ...TIMESTAMPS,
     ],
     indexes: [],
-    rules: orgScopedRules(n, { read: ALL_ROLES, create: EDITORS, update: EDITORS, delete: MANAGERS }),
+    rules: orgScopedRules({ read: ALL_ROLES, create: EDITORS, update: EDITORS, delete: MANAGERS }),
   };
 
-  const typeRules = orgScopedRules(n, { read: ALL_ROLES, create: MANAGERS, update: MANAGERS, delete: MANAGERS });
+  const typeRules = orgScopedRules({ read: ALL_ROLES, create: MANAGERS, update: MANAGERS, delete: MANAGERS });
   const named: FieldSpec[] = [
     { type: "text", name: "name", required: true, max: 200 },
     { type: "text", name: "description", max: 2000 },

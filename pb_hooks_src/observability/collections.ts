@@ -1,13 +1,12 @@
 // audit_logs (Platform-Operator-only, rule 15) and the tenant activity feed (rule 14).
 import { ALL_ROLES, CLOSED, isOperator, memberOf } from "../schema/rules";
-import type { CollectionNames } from "../schema/names";
 import { ORGANIZATION } from "../schema/common";
 import { TIMESTAMPS, type CollectionSpec } from "../schema/spec";
 
 export const AUDIT_ACTIONS = ["create", "update", "delete", "auth"] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export function observabilityCollections(n: CollectionNames): CollectionSpec[] {
+export function observabilityCollections(): CollectionSpec[] {
   const audit: CollectionSpec = {
     key: "audit_logs",
     type: "base",
@@ -27,7 +26,7 @@ export function observabilityCollections(n: CollectionNames): CollectionSpec[] {
 
   // Readable by exactly those who can read the inventory record it describes: every role of the
   // organization (inventory reads have no role branch). No values, only a label snapshot.
-  const readers = memberOf(n.memberships, "organization", ALL_ROLES);
+  const readers = memberOf("organization", ALL_ROLES);
   const activity: CollectionSpec = {
     key: "activity",
     type: "base",

@@ -1,12 +1,11 @@
 // Overlay collections (spec 2.1 overlay rows, rules 6, 12, 13). Issuance arrives with the overlay PKI;
 // the schema and its rules exist from the start.
 import { MANAGERS } from "../lib/roles";
-import type { CollectionNames } from "../schema/names";
 import { ORGANIZATION, orgScopedRules, trustAnchorRules } from "../schema/common";
 import { LARGE_TEXT, TIMESTAMPS, type CollectionSpec } from "../schema/spec";
 
-export function overlayCollections(n: CollectionNames): CollectionSpec[] {
-  const managersOnly = orgScopedRules(n, { read: MANAGERS, create: MANAGERS, update: MANAGERS, delete: MANAGERS });
+export function overlayCollections(): CollectionSpec[] {
+  const managersOnly = orgScopedRules({ read: MANAGERS, create: MANAGERS, update: MANAGERS, delete: MANAGERS });
 
   const ca: CollectionSpec = {
     key: "overlay_ca",
@@ -32,7 +31,7 @@ export function overlayCollections(n: CollectionNames): CollectionSpec[] {
       ...TIMESTAMPS,
     ],
     indexes: [],
-    rules: trustAnchorRules(n),
+    rules: trustAnchorRules(),
   };
 
   const networks: CollectionSpec = {

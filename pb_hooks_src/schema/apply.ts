@@ -6,6 +6,7 @@ import { fieldJSON, isRelation } from "./fields";
 import type { CollectionNames } from "./names";
 import type { CollectionSpec } from "./spec";
 import { indexesOf, setIndexes } from "./indexes";
+import { hasField } from "../lib/collections";
 
 export function applyPlatformSchema(app: CoreApp, n: CollectionNames): void {
   const specs = platformCollections(n);
@@ -19,6 +20,26 @@ export function applyPlatformSchema(app: CoreApp, n: CollectionNames): void {
   for (const spec of specs) {
     const collection = app.findCollectionByNameOrId(n[spec.key]);
     addFields(collection, spec.fields.filter(isRelation), idOf);
+    app.save(collection);
+  }
+  for (const spec of specs) {
+    const collection = app.findCollectionByNameOrId(n[spec.key]);
+    setRulesAndIndexes(collection, spec, n[spec.key]);
+    app.save(collection);
+  }
+}
+
+/**
+ * For a database whose collections exist (a later migration): adds the fields the specs gained, then
+ * sets every rule and index as the specs say. Fields first, because a rule may read a field of another
+ * collection (`@request.auth.current_role`).
+ */
+export function upgradePlatformSchema(app: CoreApp, n: CollectionNames): void {
+  const specs = platformCollections(n);
+  const idOf = (key: string) => app.findCollectionByNameOrId(n[key as keyof CollectionNames]).id;
+  for (const spec of specs) {
+    const collection = app.findCollectionByNameOrId(n[spec.key]);
+    addFields(collection, spec.fields.filter((f) => !hasField(collection, f.name)), idOf);
     app.save(collection);
   }
   for (const spec of specs) {

@@ -11,10 +11,10 @@ import { ORGANIZATION_SCOPE_INDEX } from "./common";
 export function platformCollections(n: CollectionNames): CollectionSpec[] {
   return [
     ...tenancyCollections(n),
-    ...inventoryCollections(n),
+    ...inventoryCollections(),
     ...busCollections(n),
-    ...overlayCollections(n),
-    ...observabilityCollections(n),
+    ...overlayCollections(),
+    ...observabilityCollections(),
   ].map(withOrganizationScopeIndex);
 }
 

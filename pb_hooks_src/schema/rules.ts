@@ -26,18 +26,31 @@ export function oneOf(field: string, values: readonly string[], op: "=" | "?=" =
 }
 
 /**
- * The caller is a user whose active organization is `orgExpr` and who holds a membership there with one
- * of `roles`. All conditions on the `@collection` alias apply to the same joined membership row.
+ * The users field holding the caller's role in its active organization ("" without a membership there).
+ * Server code keeps it equal to the membership row inside every write that could change it
+ * (tenancy/current-role.ts); rules read it as `@request.auth.current_role`, which PocketBase resolves with a
+ * join on the caller's own row, so a list no longer joins memberships.
  */
-export function memberOf(memberships: string, orgExpr: string, roles: readonly Role[], alias = "m"): string {
-  const m = `@collection.${memberships}:${alias}`;
+export const CURRENT_ROLE = "current_role";
+
+/**
+ * The caller is a user whose active organization is `orgExpr` and who holds a membership there with one
+ * of `roles` (as mirrored on the caller's own row: docs/decisions.md "Role of the active organization").
+ *
+ * PocketBase reads `@request.auth.<field>` through `LEFT JOIN users __auth_users ON id = <caller>`, and
+ * SQLite keeps a LEFT JOIN's right table inner, scanning every record, unless a WHERE term is false for
+ * a missing right row. `=` on the organization becomes COALESCE(...) and the role allowlist is an OR, and
+ * neither qualifies; `current_role > ""` (implied by the allowlist, so no wider) does, which lets SQLite
+ * read the caller's row first and seek the organization index (docs/performance.md "List pages").
+ */
+export function memberOf(orgExpr: string, roles: readonly Role[]): string {
+  const role = `@request.auth.${CURRENT_ROLE}`;
   return all(
     isUser,
     `@request.auth.current_organization != ""`,
     `${orgExpr} = @request.auth.current_organization`,
-    `${m}.user ?= @request.auth.id`,
-    `${m}.organization ?= ${orgExpr}`,
-    oneOf(`${m}.role`, roles, "?="),
+    `${role} > ""`,
+    oneOf(role, roles),
   );
 }
 

@@ -1,5 +1,5 @@
 // organizations, memberships, invites and the platform fields of users (spec 2.1, rules 4, 5, 9, 10, 16).
-import { ALL_ROLES, CLOSED, all, anyOf, isOperator, isUser, memberOf, oneOf, unchanged } from "../schema/rules";
+import { ALL_ROLES, CLOSED, CURRENT_ROLE, all, anyOf, isOperator, isUser, memberOf, oneOf, unchanged } from "../schema/rules";
 import { INVITABLE, MANAGERS, ROLES } from "../lib/roles";
 import type { CollectionNames } from "../schema/names";
 import { ORGANIZATION } from "../schema/common";
@@ -63,11 +63,11 @@ export function tenancyCollections(n: CollectionNames): CollectionSpec[] {
     indexes: ["CREATE UNIQUE INDEX idx_{table}_user_org ON {table} (user, organization)"],
     rules: {
       // Own rows are readable without an active organization: that is how a user picks one.
-      list: anyOf(ownRow, memberOf(n.memberships, "organization", ALL_ROLES)),
-      view: anyOf(ownRow, memberOf(n.memberships, "organization", ALL_ROLES)),
-      create: memberOf(n.memberships, "organization", MANAGERS),
+      list: anyOf(ownRow, memberOf("organization", ALL_ROLES)),
+      view: anyOf(ownRow, memberOf("organization", ALL_ROLES)),
+      create: memberOf("organization", MANAGERS),
       update: anyOf(
-        all(memberOf(n.memberships, "organization", MANAGERS), unchanged("organization"), unchanged("user")),
+        all(memberOf("organization", MANAGERS), unchanged("organization"), unchanged("user")),
         // Rule 10: a member may keep or clear its own bus_user link, never re-point it.
         all(
           ownRow,
@@ -78,7 +78,7 @@ export function tenancyCollections(n: CollectionNames): CollectionSpec[] {
         ),
       ),
       // Leaving is allowed to every role; an owner's leaving is a console guard, not a rule (spec 2.2).
-      delete: anyOf(memberOf(n.memberships, "organization", MANAGERS), ownRow),
+      delete: anyOf(memberOf("organization", MANAGERS), ownRow),
     },
   };
 
@@ -96,12 +96,12 @@ export function tenancyCollections(n: CollectionNames): CollectionSpec[] {
     ],
     indexes: ["CREATE UNIQUE INDEX idx_{table}_token ON {table} (token) WHERE token != ''"],
     rules: {
-      list: memberOf(n.memberships, "organization", MANAGERS),
-      view: memberOf(n.memberships, "organization", MANAGERS),
+      list: memberOf("organization", MANAGERS),
+      view: memberOf("organization", MANAGERS),
       // Rule 16: a Platform Operator may invite into any organization, without a membership.
-      create: all(anyOf(memberOf(n.memberships, "organization", MANAGERS), isOperator), `role != "owner"`),
+      create: all(anyOf(memberOf("organization", MANAGERS), isOperator), `role != "owner"`),
       update: CLOSED,
-      delete: memberOf(n.memberships, "organization", MANAGERS),
+      delete: memberOf("organization", MANAGERS),
     },
   };
 
@@ -113,6 +113,9 @@ export function tenancyCollections(n: CollectionNames): CollectionSpec[] {
     fields: [
       { type: "bool", name: "is_operator" },
       { type: "relation", name: "current_organization", target: "organizations" },
+      // The role of the membership in current_organization, mirrored by the server for the API rules
+      // (schema/rules.ts#memberOf); whatever a writer puts here is recomputed in the same transaction.
+      { type: "text", name: CURRENT_ROLE, hidden: true, pattern: `^(${ROLES.join("|")})?$` },
     ],
     indexes: [],
     rules: {

@@ -1,0 +1,92 @@
+// One page (30) of each large org-scoped collection with its total (the SDK's getList default), read by
+// a tenant and by a SuperUser (who bypasses rules) in the same run: 100,000 rows of each collection in
+// ONE organization, plus the 100,000 Things across 100 organizations of things-dataset.ts (the earlier
+// things-list figures, kept). The tenant must not pay much more than the SuperUser for the same page
+// (docs/performance.md "List pages").
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import type PocketBase from "pocketbase";
+import { startPlatform } from "../e2e/harness/platform";
+import { client, createMember, createOrganization, PASSWORD } from "../e2e/harness/world";
+import { measure, percentile, report } from "./stats";
+import { ORGANIZATIONS, seedThings, THINGS } from "./things-dataset";
+
+const ROWS = 100_000;
+const PERCENTILES = [50, 95, 99] as const;
+
+/** Bulk rows for one organization; `cols` and `values` are the per-collection columns, i is the row number. */
+function bulkInsert(table: string, cols: string, values: string): string {
+  return `
+    WITH RECURSIVE seq(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM seq WHERE i < ${ROWS - 1})
+    INSERT INTO ${table} (id, organization, created, updated, ${cols})
+    SELECT printf('${table.slice(0, 3)}%012d', i), (SELECT id FROM t_org), strftime('%Y-%m-%d %H:%M:%fZ', 'now'),
+           strftime('%Y-%m-%d %H:%M:%fZ', 'now'), ${values}
+    FROM seq;`;
+}
+
+async function seedLargeOrganization(dataDir: string, su: PocketBase): Promise<{ owner: string; member: string }> {
+  const org = await createOrganization(su, "Pages");
+  const owner = (await createMember(su, org.id, "owner")).email as string;
+  const member = (await createMember(su, org.id, "member")).email as string;
+  const network = await su.collection("overlay_networks").create({ organization: org.id, name: "net", cidr: "10.0.0.0/8" });
+  const sql = `
+    PRAGMA busy_timeout = 10000;
+    CREATE TEMP TABLE t_org AS SELECT '${org.id}' AS id;
+    ${bulkInsert("things", "name, code, active, email, password, tokenKey",
+      `'Thing ' || i, printf('PG-%06d', i), 1, printf('pg-%06d@pages.thing.local', i), 'not-a-login', hex(randomblob(25))`)}
+    ${bulkInsert("locations", "name", `'Location ' || i`)}
+    ${bulkInsert("bus_users", "name, active", `'bus user ' || i, 1`)}
+    ${bulkInsert("overlay_hosts", "name, network, overlay_ip, active",
+      `'host ' || i, '${network.id}', printf('10.%d.%d.%d', i / 65536, (i / 256) % 256, i % 256), 1`)}`;
+  execFileSync("sqlite3", [join(dataDir, "data.db")], { input: sql });
+  return { owner, member };
+}
+
+async function signIn(url: string, email: string): Promise<PocketBase> {
+  const pb = client(url);
+  await pb.collection("users").authWithPassword(email, PASSWORD);
+  return pb;
+}
+
+/** Tenant and SuperUser alternate request by request, so drift of the shared machine hits both alike. */
+async function compare(name: string, collection: string, tenant: PocketBase, su: PocketBase, expected: number): Promise<void> {
+  const page = (pb: PocketBase) => pb.collection(collection).getList(1, 30);
+  const first = await page(tenant);
+  if (first.totalItems !== expected) throw new Error(`${collection}: expected ${expected} rows, saw ${first.totalItems}`);
+  const tenantMs: number[] = [];
+  const suMs: number[] = [];
+  const timed = async (pb: PocketBase, into: number[]) => {
+    const start = performance.now();
+    await page(pb);
+    into.push(performance.now() - start);
+  };
+  await measure(300, 30, async (i) => (i % 2 === 0 ? timed(tenant, tenantMs) : timed(su, suMs)));
+  const warm = (samples: number[]) => samples.slice(15);
+  report(`${name}`, warm(tenantMs), PERCENTILES);
+  report(`${collection}: same page as a SuperUser`, warm(suMs), PERCENTILES);
+  const p50 = (s: number[]) => percentile([...warm(s)].sort((a, b) => a - b), 50);
+  console.log(`${collection}: tenant/SuperUser p50 ratio = ${(p50(tenantMs) / p50(suMs)).toFixed(2)}`);
+}
+
+const platform = await startPlatform();
+try {
+  const su = await platform.superuser();
+  const spread = await seedThings(platform);
+  const large = await seedLargeOrganization(platform.dataDir, su);
+  const owner = await signIn(platform.url, large.owner);
+  const member = await signIn(platform.url, large.member);
+
+  await compare("things: one page (30) as a member, 100k things in one org", "things", member, su, ROWS);
+  await compare("locations: one page (30) as an owner, 100k in one org", "locations", owner, su, ROWS);
+  await compare("bus_users: one page (30) as an owner, 100k in one org", "bus_users", owner, su, ROWS);
+  await compare("overlay_hosts: one page (30) as an owner, 100k in one org", "overlay_hosts", owner, su, ROWS);
+
+  const spreadMember = await signIn(platform.url, spread[0]);
+  const perOrg = THINGS / ORGANIZATIONS;
+  const first = await spreadMember.collection("things").getList(1, 30);
+  if (first.totalItems !== perOrg) throw new Error(`expected ${perOrg} things, saw ${first.totalItems}`);
+  report("things: one page (30) as a member, 100k things / 100 orgs", await measure(200, 20, () => spreadMember.collection("things").getList(1, 30)), PERCENTILES);
+  report("things: same, sorted by -created, skipTotal", await measure(200, 20, () => spreadMember.collection("things").getList(1, 30, { sort: "-created", skipTotal: true })), PERCENTILES);
+} finally {
+  await platform.stop();
+}
