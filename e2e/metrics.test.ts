@@ -426,8 +426,10 @@ describe("GET /metrics under serve --bus", () => {
     expect(value(text, "platform_bus_slow_consumers_total")).toBe(0);
     // Each scrape's varz request is a message in; its reply, a message out with the varz JSON, is counted
     // after the server answered, so the next scrape sees it.
-    const next = (await scrape(platform.url)).text;
     const msgs = (t: string, direction: string) => value(t, `platform_bus_msgs_total{direction="${direction}"}`) ?? NaN;
+    // varz counts a reply once it is sent, so under load the very next scrape may not see it yet.
+    let next = (await scrape(platform.url)).text;
+    await until(async () => msgs((next = (await scrape(platform.url)).text), "out") > msgs(text, "out"), 5_000);
     expect(msgs(next, "in")).toBeGreaterThan(msgs(text, "in"));
     expect(msgs(next, "out")).toBeGreaterThan(msgs(text, "out"));
     expect(value(next, 'platform_bus_bytes_total{direction="out"}')).toBeGreaterThan(value(text, 'platform_bus_bytes_total{direction="out"}') ?? NaN);
