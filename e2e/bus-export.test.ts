@@ -12,11 +12,11 @@ import { join } from "node:path";
 import { Algorithms, encodeAccount, encodeGeneric, encodeOperator, encodeUser, fmtCreds } from "@nats-io/jwt";
 import { createAccount, createOperator, createUser, type KeyPair } from "@nats-io/nkeys";
 import { connect, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
-import type PocketBase from "pocketbase";
+import PocketBase from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { natsServerConfig } from "../pb_hooks_src/bus/server-config";
 import { startNatsServer, type NatsServer } from "./harness/nats";
-import { LAUNCHER, launch, startPlatform, type Platform } from "./harness/platform";
+import { LAUNCHER, SUPERUSER, launch, startPlatform, type Platform } from "./harness/platform";
 import { freePort, freePorts } from "./harness/ports";
 import { BIN, processesWithArgument, stop } from "./harness/process";
 
@@ -369,6 +369,34 @@ describe("serve --bus", () => {
       expect(up, served.output()).toBe(true);
       expect(natsFirst).toBe(true);
       expect(served.output()).toContain(`bus: nats-server answers on 127.0.0.1:${exported.port}`);
+    } finally {
+      await stop(served.child);
+    }
+  });
+
+  it("publishes every bus account at start to the nats-server it has just started", async () => {
+    // A bootstrapped data directory whose accounts were never confirmed (no bus ran), served with --bus.
+    const env = { ...process.env, PB_DATA_DIR: dir("bootstrapped"), PLATFORM_BUS_SERVER_URL: "nats://127.0.0.1:1" };
+    const [port, wsPort, leafPort, monitorPort] = await freePorts(4);
+    const exported: Exported = { dir: dir("bus"), port, wsPort, leafPort, monitorPort };
+    for (const step of [
+      ["migrate", "up"],
+      ["superuser", "upsert", SUPERUSER.email, SUPERUSER.password],
+      ["bootstrap", "--email", "operator@example.test", "--password", "operator-password-1", "--org", "System", "--operator-org", "Operators"],
+      ["bus", "export", "--out", exported.dir, ...["--port", port, "--websocket-port", wsPort, "--leafnode-port", leafPort, "--monitor-port", monitorPort].map(String)],
+    ]) {
+      const result = await launch(step, env, scratch);
+      expect(result.code, text(result)).toBe(0);
+    }
+    const served = await serveBus(exported, { PB_DATA_DIR: env.PB_DATA_DIR });
+    try {
+      expect(await until(() => apiAnswers(served.httpUrl), 30_000), served.output()).toBe(true);
+      const pb = new PocketBase(served.httpUrl);
+      await pb.collection("_superusers").authWithPassword(SUPERUSER.email, SUPERUSER.password);
+      const accounts = await pb.collection("bus_accounts").getFullList();
+      expect(accounts.length).toBeGreaterThan(0);
+      expect(accounts.map((a) => [a.bus_confirmed, a.bus_status])).toEqual(accounts.map((a) => [true, a.bus_status]));
+      expect(served.output()).not.toContain("not confirmed by the bus");
     } finally {
       await stop(served.child);
     }

@@ -128,14 +128,11 @@ onRecordEnrich((e) => {
   e.next();
 }, (require(`${__hooks}/lib/platform.js`) as Platform).overlayHostCollectionName());
 
-// Under serve: the sidecar is started before the first request needs it, then every account converges
-// to its recorded state (and again every minute).
+// Under serve: the sidecar (and with --bus nats-server) is started before the first request needs it,
+// then every account converges to its recorded state (and again every minute).
 onBootstrap((e) => {
   e.next();
-  const platform = require(`${__hooks}/lib/platform.js`) as Platform;
-  platform.readiness.markStarted();
-  platform.startSidecarWithServe();
-  platform.bus.reconcileAtStart(e.app);
+  (require(`${__hooks}/lib/platform.js`) as Platform).startServing(e.app);
 });
 
 onTerminate((e) => {

@@ -8,16 +8,27 @@ import { brandingRoute } from "./branding/route";
 import { createThingRoute } from "./inventory/routes";
 import { certAuditRoute, rotateCaRoute } from "./overlay/routes";
 import { acceptInviteRoute, clientConfigRoute } from "./tenancy/routes";
-import { startEmbedded, stopEmbedded } from "./bus/embedded";
-import { startSidecarWithServe as startSidecar } from "./lib/sidecar";
-import { proberSettings } from "./observability/readiness/platform";
+import { startEmbeddedIfEnabled, stopEmbedded } from "./bus/embedded";
+import { reconcileAtStart } from "./bus/reconcile";
+import { startSidecarWithServe } from "./lib/sidecar";
+import { markStarted, proberSettings } from "./observability/readiness/platform";
 import { allowCaseVariantMailboxes, requireUniqueMailboxes } from "./tenancy/email-migration";
 
 export { start } from "./startup";
 // The platform sidecar (docs/sidecar.md): started early under `serve` from onBootstrap, otherwise on first use.
 // Under serve it also keeps the readiness prober's schedule.
 export { ensureSidecar, stopSidecar } from "./lib/sidecar";
-export const startSidecarWithServe = (): void => startSidecar(proberSettings);
+
+/**
+ * serve's onBootstrap, in this order (docs/performance.md "Start and footprint"): the uptime's start; the
+ * sidecar's Node process, and while it starts, the embedded nats-server (`serve --bus`); then every bus
+ * account converges, now that the bus it publishes to answers.
+ */
+export function startServing(app: CoreApp): void {
+  markStarted();
+  startSidecarWithServe(proberSettings, () => startEmbeddedIfEnabled(app));
+  reconcileAtStart(app);
+}
 
 export const schema = {
   up: (app: CoreApp) => applyPlatformSchema(app, collectionNames(currentConfig())),
@@ -50,8 +61,8 @@ export const routes = {
 export const overlayHostCollectionName = (): string => collectionNames(currentConfig()).overlay_hosts;
 
 export * as bus from "./bus/platform";
-// `serve --bus`: the nats-server child's start (onBootstrap) and stop (onTerminate).
-export const busServer = { start: startEmbedded, stop: stopEmbedded };
+// `serve --bus`: the nats-server child's stop (onTerminate; startServing starts it).
+export const busServer = { stop: stopEmbedded };
 
 export * as readiness from "./observability/readiness/platform";
 export * as metrics from "./observability/metrics/platform";

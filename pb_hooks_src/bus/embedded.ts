@@ -1,7 +1,7 @@
-// `serve --bus`: nats-server as a managed child of serve (goja glue). It is started in onBootstrap, which
-// PocketBase triggers before the serve command applies migrations and listens, and answers on its client
-// port before bootstrap returns; onTerminate stops it. The supervisor (supervisor.ts) stops it as well
-// when PocketBase dies without terminating.
+// `serve --bus`: nats-server as a managed child of serve (goja glue). It is started from serve's
+// onBootstrap (platform.ts#startServing), which PocketBase triggers before the serve command applies
+// migrations and listens, and answers on its client port before bootstrap returns; onTerminate stops it.
+// The supervisor (supervisor.ts) stops it as well when PocketBase dies without terminating.
 import { currentConfig } from "../config/runtime";
 import { firstLineOf } from "../lib/errors";
 import { rootCommand } from "../lib/events";
@@ -27,21 +27,28 @@ interface Supervised {
 }
 
 const STORE_KEY = "platform.bus.embedded";
+const ENABLED_KEY = "platform.bus.embedded.enabled";
 const START_TIMEOUT_MS = 30_000;
-const PROBE_INTERVAL_MS = 50;
+// nats-server listens some 30-50 ms after it starts; every probe interval of waiting beyond that delays serve.
+const PROBE_INTERVAL_MS = 10;
 
-/** From the loader VM: bind the start and stop hooks when this process is `serve` with bus.embedded. */
+/**
+ * From the loader VM, which alone knows the command line's command: when this process is `serve` with
+ * bus.embedded, record so for startServing (the store is shared by every VM) and bind the stop hook.
+ */
 export function registerEmbeddedBus(): void {
   if (!currentConfig().bus.embedded || invokedCommand() !== "serve") return;
+  $app.store().set(ENABLED_KEY, true);
   // Handlers run as source text in pooled VMs: they reach this module through require only.
-  onBootstrap((e) => {
-    e.next();
-    (require(`${__hooks}/lib/platform.js`) as Platform).busServer.start(e.app);
-  });
   onTerminate((e) => {
     (require(`${__hooks}/lib/platform.js`) as Platform).busServer.stop(e.app);
     e.next();
   });
+}
+
+/** For serve's onBootstrap: starts nats-server when registerEmbeddedBus found it wanted. */
+export function startEmbeddedIfEnabled(app: CoreApp): void {
+  if (app.store().get(ENABLED_KEY) === true) startEmbedded(app);
 }
 
 /** Starts nats-server and returns once its client port answers; exits the process on any failure. */

@@ -80,16 +80,39 @@ export function ensureSidecar(): void {
  * For onBootstrap: under `serve`, start the sidecar before the first request needs it. A failure is
  * logged and serving goes on; every sidecar call retries the start and fails with the same plain message.
  * Other commands start it on first use only. With `probe`, the sidecar also runs the readiness prober.
+ * `alongside` runs while Node starts (~0.1-0.2 s of the serve's start otherwise spent waiting on it).
  */
-export function startSidecarWithServe(probe?: () => ProbeSettings): void {
-  if (!$os.args.includes("serve")) return;
+export function startSidecarWithServe(probe?: () => ProbeSettings, alongside: () => void = () => {}): void {
+  if (!$os.args.includes("serve")) return alongside();
+  let starting: Starting | undefined;
   try {
     // Kept for every later launch too: a restarted sidecar must go on probing.
-    if (probe) $app.store().set(PROBE_KEY, probe());
-    ensureSidecar();
+    const settings = probe?.();
+    if (settings) $app.store().set(PROBE_KEY, settings);
+    starting = spawn(settings);
   } catch (err) {
-    console.error(err instanceof Error ? err.message : String(err));
+    logFailure(err);
   }
+  alongside();
+  if (!starting) return;
+  const spawned = starting;
+  // Nothing may throw inside setFunc, which holds the store's lock (see replace).
+  sidecars().setFunc(STORE_KEY, (current) => {
+    if (current) {
+      stop(spawned); // another VM started one meanwhile
+      return current;
+    }
+    try {
+      return handshake(spawned);
+    } catch (err) {
+      logFailure(err);
+      return null;
+    }
+  });
+}
+
+function logFailure(err: unknown): void {
+  console.error(err instanceof Error ? err.message : String(err));
 }
 
 /** Whether an Authorization header carries the running sidecar's token (its calls back into PocketBase). */
@@ -138,8 +161,16 @@ function replace(staleToken: string | null): Sidecar {
   return sidecar;
 }
 
-/** Starts `node sidecar.mjs`, hands it the token on stdin and waits (bounded) until it answers. */
+/** Starts `node sidecar.mjs` and waits (bounded) until it answers. */
 function launch(probe: ProbeSettings | undefined): Sidecar {
+  return handshake(spawn(probe));
+}
+
+/** A sidecar process started and handed its startup line, not yet known to answer. */
+type Starting = Pick<Sidecar, "token" | "stateFile" | "cmd" | "stdin"> & { logFile: string };
+
+/** Starts the process and hands it the token on stdin; returns at once. */
+function spawn(probe: ProbeSettings | undefined): Starting {
   const dir = $filepath.join($app.dataDir(), ".sidecar");
   $os.mkdirAll(dir, PRIVATE_DIR);
   const name = $security.randomStringWithAlphabet(16, NAME_ALPHABET);
@@ -166,21 +197,36 @@ function launch(probe: ProbeSettings | undefined): Sidecar {
   }
   log.close(); // the child has its own descriptor
 
-  const partial = { token, stateFile, cmd, stdin };
+  const starting: Starting = { token, stateFile, cmd, stdin, logFile };
   try {
     const line: StartupLine = probe ? { token, stateFile, probe } : { token, stateFile };
     stdin.write(`${JSON.stringify(line)}\n`);
-    const state = awaitState(stateFile, cmd.process?.pid ?? 0);
-    const sidecar: Sidecar = { ...partial, url: `http://127.0.0.1:${state.port}`, pid: state.pid };
+    return starting;
+  } catch (err) {
+    throw failedStart(starting, err);
+  }
+}
+
+/** Waits (bounded) until the started process has written its state file and answers on its port. */
+function handshake(starting: Starting): Sidecar {
+  const { logFile, ...started } = starting;
+  try {
+    const state = awaitState(started.stateFile, started.cmd.process?.pid ?? 0);
+    const sidecar: Sidecar = { ...started, url: `http://127.0.0.1:${state.port}`, pid: state.pid };
     checkHealth(sidecar);
+    removeQuietly(logFile);
     return sidecar;
   } catch (err) {
-    stop(partial);
-    const output = lastLines(readText(logFile) ?? "");
-    throw new SidecarUnavailableError(`${reasonOf(err)}${output ? ` (its output: ${output})` : ""}`);
-  } finally {
-    removeQuietly(logFile);
+    throw failedStart(starting, err);
   }
+}
+
+/** Stops a start that went wrong; the error carries the end of the process's own output. */
+function failedStart(starting: Starting, err: unknown): SidecarUnavailableError {
+  stop(starting);
+  const output = lastLines(readText(starting.logFile) ?? "");
+  removeQuietly(starting.logFile);
+  return new SidecarUnavailableError(`${reasonOf(err)}${output ? ` (its output: ${output})` : ""}`);
 }
 
 /** Polls the state file; gives up at the deadline, or at once when the process has exited (seen on Linux). */
