@@ -4,7 +4,7 @@
 import type PocketBase from "pocketbase";
 import type { RecordModel } from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectWithCreds, startPlatformWithBus, type PlatformWithBus } from "./harness/bus";
+import { busAccepts, startPlatformWithBus, type PlatformWithBus } from "./harness/bus";
 import { PASSWORD, client, createMember, createOrganization, type Role } from "./harness/world";
 
 const CLIENTS = 5;
@@ -44,17 +44,6 @@ async function storm(count: number, write: (pb: PocketBase, active: boolean) => 
   expect(failures.map((f) => String(f.reason))).toEqual([]);
 }
 
-async function hubAccepts(creds: string): Promise<boolean> {
-  try {
-    const nc = await connectWithCreds(bus.busUrl, creds);
-    await nc.flush();
-    await nc.close();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 const issuedAt = (jwt: string): number => JSON.parse(Buffer.from(jwt.split(".")[1], "base64url").toString()).iat;
 
 /** The bus half of the invariant, against the database and the hub. */
@@ -65,7 +54,7 @@ async function expectBusUserConsistent(userId: string, active: boolean): Promise
   expect(user.active).toBe(active);
   if (active) expect(issuedAt(user.jwt)).toBeGreaterThan(cutoff);
   else expect(cutoff).toBeGreaterThanOrEqual(issuedAt(user.jwt));
-  expect(await hubAccepts(user.creds_file)).toBe(active);
+  expect(await busAccepts(bus.busUrl, user.creds_file)).toBe(active);
 }
 
 /** Whether the audit log holds a committed true → false of `active` on the record. */

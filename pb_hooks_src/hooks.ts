@@ -1,5 +1,5 @@
-// Dispatch of record hooks to the domains, by collection. main.pb.js binds these for every collection
-// (except onRecordEnrich, bound to the collections that need it).
+// Dispatch of record hooks to the domains, by collection. main.pb.js binds these for every collection,
+// or for the collections of hookTags().
 import { currentConfig } from "./config/runtime";
 import { recordOf } from "./lib/events";
 import { collectionNames } from "./schema/names";
@@ -20,9 +20,15 @@ import { clearActiveOrganization, refuseCrossTenantRelations, refusePlatformOrga
  * write, the nested saves of its entries): binding a hook only where it acts keeps the VMs one request
  * holds at once few, so concurrent requests do not exhaust the pool (docs/performance.md).
  */
-export function hookTags(): { prepared: string[]; membershipDeletes: string[]; published: string[] } {
+export function hookTags(): { prepared: string[]; membershipDeletes: string[]; published: string[]; busStatus: string[]; hostConfigs: string[] } {
   const n = collectionNames(currentConfig());
-  return { prepared: [n.invites, n.things], membershipDeletes: [n.memberships], published: [n.bus_accounts] };
+  return {
+    prepared: [n.invites, n.things],
+    membershipDeletes: [n.memberships],
+    published: [n.bus_accounts],
+    busStatus: busStatusCollections(n),
+    hostConfigs: [n.overlay_hosts],
+  };
 }
 
 /** onRecordValidate: the invariants that hold for every writer. */
@@ -92,9 +98,4 @@ export function execute(e: core.RecordEvent, action: WriteAction): void {
 /** onRecordAfterCreateSuccess / AfterUpdateSuccess (hookTags().published): what must follow the commit (bus publication). */
 export function afterCommit(e: core.RecordEvent): void {
   publishAfterCommit(e.app, collectionNames(currentConfig()), recordOf(e));
-}
-
-/** The collections onRecordEnrich is bound to (the handler itself is in serving.ts). */
-export function enrichedCollections(): string[] {
-  return busStatusCollections(collectionNames(currentConfig()));
 }

@@ -119,14 +119,14 @@ onRecordAfterUpdateSuccess((e) => {
 onRecordEnrich((e) => {
   (require(`${__hooks}/lib/serving.js`) as Serving).withBusStatus(e);
   e.next();
-}, ...(require(`${__hooks}/lib/platform.js`) as Platform).hooks.enrichedCollections());
+}, ...tags.busStatus);
 
 // Host configs are served with their CA's current blocklist (docs/overlay.md "Deactivation"): bound to the
 // hosts collection only, from the small bundle, since PocketBase nests the enrich hooks of a page.
 onRecordEnrich((e) => {
   (require(`${__hooks}/lib/serving.js`) as Serving).withCurrentBlocklist(e);
   e.next();
-}, (require(`${__hooks}/lib/platform.js`) as Platform).overlayHostCollectionName());
+}, ...tags.hostConfigs);
 
 // Under serve: the sidecar (and with --bus nats-server) is started before the first request needs it,
 // then every account converges to its recorded state (and again every minute).

@@ -57,9 +57,6 @@ export const routes = {
   rotateOverlayCa: rotateCaRoute,
 };
 
-// The tag of the enrich hook that serves overlay host configs with the current blocklist (main.pb.ts).
-export const overlayHostCollectionName = (): string => collectionNames(currentConfig()).overlay_hosts;
-
 export * as bus from "./bus/platform";
 // `serve --bus`: the nats-server child's stop (onTerminate; startServing starts it).
 export const busServer = { stop: stopEmbedded };

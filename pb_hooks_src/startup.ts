@@ -9,8 +9,7 @@ import { registerBootstrapCommand } from "./tenancy/commands";
 import { registerAuditCommand } from "./observability/commands";
 import { registerBusCommand } from "./bus/commands";
 import { registerEmbeddedBus } from "./bus/embedded";
-import { rememberCaCollection } from "./overlay/current-blocklist";
-import { publishBusStatusNames } from "./bus/enrich";
+import { publishCollectionNames } from "./lib/serving-names";
 import { collectionNames } from "./schema/names";
 
 export function start(): void {
@@ -26,8 +25,7 @@ export function start(): void {
     console.error(`configuration refused: ${err.message}`);
     $os.exit(2);
   }
-  rememberCaCollection(collectionNames(currentConfig()).overlay_ca);
-  publishBusStatusNames($app, collectionNames(currentConfig()));
+  publishCollectionNames(collectionNames(currentConfig()));
   registerBootstrapCommand(rootCommand());
   registerAuditCommand(rootCommand());
   registerBusCommand(rootCommand());

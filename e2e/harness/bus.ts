@@ -76,6 +76,18 @@ export function connectWithCreds(url: string, creds: string): Promise<NatsConnec
   });
 }
 
+/** Whether the server admits the creds now: a connection opens and round-trips, then closes. */
+export async function busAccepts(url: string, creds: string): Promise<boolean> {
+  try {
+    const nc = await connectWithCreds(url, creds);
+    await nc.flush();
+    await nc.close();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The same over the websocket listener (`ws://host:port`). Node 20 has no global WebSocket, which the
  * client's websocket transport expects: the ws package stands in for it when it is missing.

@@ -4,12 +4,12 @@
 // "Deactivation"). A deactivation writes that list only, one row, however many hosts the organization has.
 // Bound to the hosts collection alone and bundled into the small lib/serving.js: PocketBase nests the
 // enrich hooks of a page, so a page of 30 holds 30 hook VMs at once, and a VM created past the pool
-// compiles this bundle, not the full library. So this file needs no configuration: the loader records the
-// CA collection's configured name in the store (rememberCaCollection), and a read is one indexed query.
+// compiles this bundle, not the full library. So this file reads no configuration: the collection names
+// come from the store (lib/serving-names.ts), and a read is one indexed query.
 import { blocklistItems, withBlocklistItems, withoutItem } from "./host-config";
 import { blocklist, revokedListFromJson } from "./revocations";
+import { publishedCollectionNames } from "../lib/serving-names";
 
-const CA_COLLECTION_KEY = "platform.overlay.ca_collection";
 const RENDERED_KEY_PREFIX = "platform.overlay.blocklist.";
 
 /** A CA's list as stored (the JSON text) and as rendered; the text is the key, so a hit is never stale. */
@@ -19,11 +19,6 @@ interface Rendered {
 }
 
 const store = () => $app.store() as store.Store<string, unknown>;
-
-/** Run once by the loader VM (startup.ts), before any request. */
-export function rememberCaCollection(name: string): void {
-  store().set(CA_COLLECTION_KEY, name);
-}
 
 /** onRecordEnrich of overlay_hosts: config_yaml with the CA's current pki.blocklist, without the host's own. */
 export function withCurrentBlocklist(e: core.RecordEnrichEvent): void {
@@ -53,8 +48,7 @@ function renderedItems(organizationId: string, raw: string): string {
 
 /** The JSON text of the organization's CA revoked_fingerprints ("" when none); undefined without a CA. */
 function revokedJsonOf(app: CoreApp, organizationId: string): string | undefined {
-  const table = store().get(CA_COLLECTION_KEY);
-  if (typeof table !== "string") throw new Error("the overlay CA collection name was not recorded at startup");
+  const table = publishedCollectionNames().overlay_ca;
   const row = new DynamicModel({ revoked: "" }) as { revoked: string };
   try {
     // COALESCE(organization, '') is the expression the organization scope index covers (schema/common.ts).

@@ -44,10 +44,9 @@ function updateCurrentRole(tx: CoreApp, n: CollectionNames, where: string, param
 export function currentRoleEffects(n: CollectionNames, record: core.Record, action: WriteAction): WriteEffects | undefined {
   const name = record.collection().name;
   if (name === n.memberships) {
-    // Only a SuperUser may move a membership to another user; then both are recomputed. The previous
-    // user is read now, before the write.
-    const users = [record.getString("user"), action === "update" ? record.original().getString("user") : ""];
-    return { after: (tx) => syncCurrentRole(tx, n, users) };
+    // Only a SuperUser may move a membership to another user; then both are recomputed (the previous
+    // one as committed before this write).
+    return { after: (tx, previous) => syncCurrentRole(tx, n, [record.getString("user"), previous ? previous.getString("user") : ""]) };
   }
   if (name === n.users && action !== "delete") return { after: (tx) => syncCurrentRole(tx, n, [record.id]) };
   return undefined;
