@@ -4,8 +4,10 @@ SHELL := /bin/bash
 
 NODE_MODULES := node_modules/.package-lock.json
 HOOKS_SRC := $(shell find pb_hooks_src sidecar -name '*.ts' ! -name '*.test.ts' 2>/dev/null)
+# The agent bundles the shared readiness and metrics logic of pb_hooks_src/ too.
+AGENT_SRC := $(shell find agent/src pb_hooks_src -name '*.ts' ! -name '*.test.ts' 2>/dev/null)
 
-.PHONY: help install binaries types hooks build typecheck run test test-unit test-e2e bench clean
+.PHONY: help install binaries types hooks agent build typecheck run test test-unit test-e2e bench clean
 
 help:
 	@echo "make run    install, build, migrate, bootstrap a demo operator and serve on http://127.0.0.1:8090"
@@ -34,7 +36,12 @@ pb_hooks/main.pb.js: $(NODE_MODULES) $(HOOKS_SRC) scripts/build-hooks.mjs packag
 
 hooks: pb_hooks/main.pb.js
 
-build: install binaries types hooks
+agent/dist/agent.mjs: $(NODE_MODULES) $(AGENT_SRC) agent/build.mjs agent/package.json
+	node agent/build.mjs
+
+agent: agent/dist/agent.mjs
+
+build: install binaries types hooks agent
 
 typecheck: install types
 	npx tsc -p tsconfig.json

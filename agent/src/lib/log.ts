@@ -1,0 +1,21 @@
+// The agent's log: one JSON object per line on stderr (journald and log shippers read it as is).
+// Callers pass fields, never secrets: no seed, creds text, token, password or private key is ever a field.
+export type LogLevel = "debug" | "info" | "warn" | "error";
+export type LogFields = Record<string, string | number | boolean | null | undefined>;
+
+export interface Logger {
+  debug(msg: string, fields?: LogFields): void;
+  info(msg: string, fields?: LogFields): void;
+  warn(msg: string, fields?: LogFields): void;
+  error(msg: string, fields?: LogFields): void;
+}
+
+const RANK: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
+
+export function createLogger(write: (line: string) => void = (line) => process.stderr.write(line), minimum: LogLevel = "info"): Logger {
+  const emit = (level: LogLevel) => (msg: string, fields: LogFields = {}) => {
+    if (RANK[level] < RANK[minimum]) return;
+    write(`${JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields })}\n`);
+  };
+  return { debug: emit("debug"), info: emit("info"), warn: emit("warn"), error: emit("error") };
+}
