@@ -18,3 +18,8 @@ export interface Check {
   readonly name: string;
   run(): Promise<CheckOutcome>;
 }
+
+/** What cmd.health answers and /ready serves: one registry, one report (the body carries `version`). */
+export interface ReadinessSource {
+  report(): { status: number; body: object };
+}
