@@ -1,6 +1,8 @@
 // Deactivation independent of the organization's size (docs/overlay.md "Deactivation"): the write changes
 // the CA's revocation list only, and every read of a host's config, as its owners read it (the Thing it is
 // assigned to, an owner or admin; view, list, expand), carries the fingerprint at once.
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
 import yaml from "js-yaml";
 import type PocketBase from "pocketbase";
 import type { RecordModel } from "pocketbase";
@@ -13,7 +15,7 @@ const { run, file } = useNebulaWorkspace("overlay-deactivation-");
 const blocklistOf = (configYaml: string): string[] => (yaml.load(configYaml) as { pki: { blocklist: string[] } }).pki.blocklist;
 
 describe("overlay deactivation at the size of one row", () => {
-  const { world: w } = useWorld();
+  const { platform, world: w } = useWorld();
   /** Active hosts of organization A besides the seeded one (assigned to the world's Thing). */
   const peers: RecordModel[] = [];
 
@@ -117,6 +119,29 @@ describe("overlay deactivation at the size of one row", () => {
     });
     expect(dormant.fingerprint).toMatch(/^[0-9a-f]{64}$/);
     await expectBlockedEverywhere(dormant.fingerprint, dormant.id);
+  });
+
+  it("migration 1764000005 puts hosts already inactive on the list (a database written before the list was the blocklist)", async () => {
+    const owner = await w.client("owner");
+    const dormant = await owner.collection("overlay_hosts").create({
+      organization: w.a.organization.id, network: w.a.overlay_networks.id, name: "dormant-before", overlay_ip: "10.42.3.2", active: false,
+    });
+    // Before the change a host saved inactive was blocked by being inactive, not by the CA's list.
+    const sql = (statement: string) => execFileSync("sqlite3", [join(platform.dataDir, "data.db"), ".timeout 5000", statement], { encoding: "utf8" });
+    sql(`UPDATE overlay_ca SET revoked_fingerprints = '[]' WHERE organization = '${w.a.organization.id}'; DELETE FROM _migrations WHERE file = '1764000005_inactive_hosts_revoked.js'`);
+    const peer = await owner.collection("overlay_hosts").getOne(peers[2].id);
+    expect(blocklistOf(peer.config_yaml)).not.toContain(dormant.fingerprint);
+
+    const migrated = await platform.command(["migrate", "up"]);
+    expect(migrated.code, migrated.stderr).toBe(0);
+
+    await expectBlockedEverywhere(dormant.fingerprint, dormant.id);
+    // Idempotent: a second run adds nothing.
+    const listed = async () => (await w.su.collection("overlay_ca").getOne(w.a.overlay_ca.id)).revoked_fingerprints as string[];
+    const once = await listed();
+    sql(`DELETE FROM _migrations WHERE file = '1764000005_inactive_hosts_revoked.js'`);
+    expect((await platform.command(["migrate", "up"])).code).toBe(0);
+    expect(await listed()).toEqual(once);
   });
 
   it("another organization's hosts never see the list", async () => {

@@ -7,6 +7,7 @@ import { collectionNames } from "./schema/names";
 import { brandingRoute } from "./branding/route";
 import { createThingRoute } from "./inventory/routes";
 import { certAuditRoute, rotateCaRoute } from "./overlay/routes";
+import { revokeInactiveHosts } from "./overlay/revocation-backfill";
 import { acceptInviteRoute, clientConfigRoute } from "./tenancy/routes";
 import { startEmbeddedIfEnabled, stopEmbedded } from "./bus/embedded";
 import { reconcileAtStart } from "./bus/reconcile";
@@ -44,6 +45,11 @@ export const schema = {
 export const uniqueMailboxes = {
   up: (app: CoreApp) => requireUniqueMailboxes(app, collectionNames(currentConfig())),
   down: (app: CoreApp) => allowCaseVariantMailboxes(app, collectionNames(currentConfig())),
+};
+
+// Overlay hosts saved inactive before the CA's list became the served blocklist (pb_migrations/1764000005).
+export const overlayRevocations = {
+  backfill: (app: CoreApp) => revokeInactiveHosts(app, collectionNames(currentConfig())),
 };
 
 export * as hooks from "./hooks";
