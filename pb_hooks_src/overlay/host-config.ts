@@ -86,8 +86,8 @@ export function hostConfig(input: HostConfigInput): { [key: string]: Yaml } {
   for (const l of lighthouses) staticHostMap[l.overlayIp] = [l.publicEndpoint];
   return {
     // blocklist is stored empty: every read fills in the CA's current list (withBlocklistItems; docs/overlay.md
-    // "Deactivation"). disconnect_invalid is explicit: nebula before 1.8 defaults it to false and then keeps
-    // the live tunnels of a blocklisted or expired peer after a reload (docs/overlay.md "The agent's nebula").
+    // "Deactivation"). disconnect_invalid is explicit: nebula before 1.8 defaults it to false, and then keeps
+    // a live tunnel to a peer that turned invalid (before 1.7, a blocklisted one too) after a reload.
     pki: { ca: input.caPem, cert: input.certPem, key: input.keyPem, blocklist: [], disconnect_invalid: true },
     static_host_map: staticHostMap,
     lighthouse: { am_lighthouse: input.isLighthouse, interval: 60, hosts: lighthouses.map((l) => l.overlayIp) },
