@@ -15,7 +15,7 @@ export function overlayOutcome(enabled: boolean, s: OverlayStatus, configPath: s
   if (!enabled) return { state: "skipped", detail: "overlay.enabled is false" };
   if (!s.configured) return { state: "skipped", detail: "the Thing has no overlay host" };
   if (!s.running) {
-    return { state: "warn", detail: s.exit ?? "nebula is not running", fix: `nebula -test -config ${configPath}; read the agent's log for nebula's own lines` };
+    return { state: "warn", detail: s.exit ?? s.rejected ?? "nebula is not running", fix: `nebula -test -config ${configPath}; read the agent's log for nebula's own lines` };
   }
   if (s.rejected !== null) {
     return { state: "warn", detail: s.rejected, fix: "check the lighthouses' public_endpoint and that they run; the next config the platform serves is tried again" };

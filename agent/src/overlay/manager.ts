@@ -23,7 +23,7 @@ export interface OverlayManagerOptions {
 
 /** What the overlay check reads. */
 export interface OverlayStatus {
-  /** A config is held (from the platform or cached on disk): the Thing has an overlay host. */
+  /** A config is held or was refused (from the platform or cached on disk): the Thing has an overlay host. */
   configured: boolean;
   running: boolean;
   /** Running the config found on disk at start, not (yet) confirmed by the platform. */
@@ -95,7 +95,9 @@ class Manager implements OverlayManager {
       const onDisk = readIfPresent(this.files.config);
       if (onDisk === null) return;
       this.cached = true;
-      await this.switchTo(onDisk);
+      const result = await this.switchTo(onDisk);
+      // A config.yml nebula refuses (a nebula upgraded under it, say): the last good one instead.
+      if (result === "refused" && this.lastGood !== null && this.lastGood !== onDisk) await this.switchTo(this.lastGood);
     });
   }
 
@@ -115,7 +117,7 @@ class Manager implements OverlayManager {
 
   status(): OverlayStatus {
     return {
-      configured: this.running !== null,
+      configured: this.running !== null || this.rejectedText !== null,
       running: this.proc?.alive ?? false,
       cached: this.cached,
       rejected: this.rejected,
