@@ -115,7 +115,7 @@ describe("overlay tunnels", () => {
     const configA = await configOf("a");
     expect(configA).toContain(hosts.b.fingerprint);
 
-    // Redeploy = restart (a SIGHUP'd blocklist does not cut a live tunnel).
+    // Redeploy = restart here; a SIGHUP applies a blocklist to live tunnels too (e2e/agent-overlay.test.ts).
     await deploy("a", configA);
     // a itself is up and on the overlay: it still reaches the lighthouse...
     expect(await reaches(ns.a, OVERLAY.lh, 10_000), `a → lighthouse after redeploy\n${logs()}`).toBe(true);

@@ -1,6 +1,6 @@
 import yaml from "js-yaml";
 import { describe, expect, it } from "vitest";
-import { hostConfigYaml, toYaml, yamlScalar } from "./host-config";
+import { blocklistItems, hostConfigYaml, toYaml, withBlocklistItems, yamlScalar } from "./host-config";
 
 const CA = "-----BEGIN NEBULA CERTIFICATE-----\nAAAA\nBBBB\n-----END NEBULA CERTIFICATE-----\n";
 const CERT = "-----BEGIN NEBULA CERTIFICATE-----\nCCCC\n-----END NEBULA CERTIFICATE-----\n";
@@ -40,7 +40,7 @@ describe("host config", () => {
       lighthouses: [{ overlayIp: "10.42.0.1", publicEndpoint: "198.51.100.1:4242" }],
     });
     const config = yaml.load(text) as Record<string, any>;
-    expect(config.pki).toEqual({ ca: CA, cert: CERT, key: KEY, blocklist: [] });
+    expect(config.pki).toEqual({ ca: CA, cert: CERT, key: KEY, blocklist: [], disconnect_invalid: true });
     expect(config.static_host_map).toEqual({ "10.42.0.1": ["198.51.100.1:4242"] });
     expect(config.lighthouse).toMatchObject({ am_lighthouse: false, hosts: ["10.42.0.1"] });
     expect(config.listen).toEqual({ host: "0.0.0.0", port: 4242 });
@@ -56,5 +56,12 @@ describe("host config", () => {
     ) as Record<string, any>;
     expect(config.lighthouse).toMatchObject({ am_lighthouse: true, hosts: [] });
     expect(config.static_host_map).toEqual({});
+  });
+
+  it("tears down tunnels to peers that turn invalid, the served blocklist included", () => {
+    const text = hostConfigYaml({ caPem: CA, certPem: CERT, keyPem: KEY, isLighthouse: false, lighthouses: [] });
+    const fingerprint = "ab".repeat(32);
+    const served = yaml.load(withBlocklistItems(text, blocklistItems([fingerprint]))) as Record<string, any>;
+    expect(served.pki).toMatchObject({ blocklist: [fingerprint], disconnect_invalid: true });
   });
 });

@@ -85,8 +85,10 @@ export function hostConfig(input: HostConfigInput): { [key: string]: Yaml } {
   const staticHostMap: { [key: string]: Yaml } = {};
   for (const l of lighthouses) staticHostMap[l.overlayIp] = [l.publicEndpoint];
   return {
-    // Stored empty: every read fills in the CA's current list (withBlocklistItems; docs/overlay.md "Deactivation").
-    pki: { ca: input.caPem, cert: input.certPem, key: input.keyPem, blocklist: [] },
+    // blocklist is stored empty: every read fills in the CA's current list (withBlocklistItems; docs/overlay.md
+    // "Deactivation"). disconnect_invalid is explicit: nebula before 1.8 defaults it to false, and then keeps
+    // a live tunnel to a peer that turned invalid (before 1.7, a blocklisted one too) after a reload.
+    pki: { ca: input.caPem, cert: input.certPem, key: input.keyPem, blocklist: [], disconnect_invalid: true },
     static_host_map: staticHostMap,
     lighthouse: { am_lighthouse: input.isLighthouse, interval: 60, hosts: lighthouses.map((l) => l.overlayIp) },
     listen: { host: "0.0.0.0", port: input.listenPort ?? DEFAULT_LISTEN_PORT },

@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { overlayCheck, overlayOutcome } from "./check";
+import type { OverlayStatus } from "./manager";
+
+const healthy: OverlayStatus = { configured: true, running: true, cached: false, rejected: null, unproven: false, tunnels: 2, exit: null };
+const outcome = (s: Partial<OverlayStatus>, enabled = true) => overlayOutcome(enabled, { ...healthy, ...s }, "/state/overlay/config.yml");
+
+describe("overlay check", () => {
+  it("is ok with tunnels on the platform's config", () => {
+    expect(outcome({})).toEqual({ state: "ok", detail: "2 tunnels" });
+    expect(outcome({ tunnels: 1 }).detail).toBe("1 tunnel");
+  });
+
+  it("is skipped when the overlay is off or the Thing has no overlay host", () => {
+    expect(outcome({ running: false }, false).state).toBe("skipped");
+    expect(outcome({ configured: false, running: false })).toMatchObject({ state: "skipped", detail: "the Thing has no overlay host" });
+  });
+
+  it("warns when not running, rolled back or refused, cached, unproven, or without tunnels", () => {
+    expect(outcome({ running: false, exit: "nebula exited (code 1); restarting in 2 s" })).toMatchObject({ state: "warn", detail: "nebula exited (code 1); restarting in 2 s" });
+    expect(outcome({ rejected: "rolled back" })).toMatchObject({ state: "warn", detail: "rolled back" });
+    expect(outcome({ cached: true }).state).toBe("warn");
+    expect(outcome({ unproven: true }).state).toBe("warn");
+    expect(outcome({ tunnels: 0 })).toMatchObject({ state: "warn", detail: "nebula runs but holds no tunnel" });
+  });
+
+  it("runs as a Check named overlay", async () => {
+    const check = overlayCheck({ enabled: true, status: () => healthy, configPath: "c" });
+    expect(check.name).toBe("overlay");
+    expect((await check.run()).state).toBe("ok");
+  });
+});

@@ -1,0 +1,156 @@
+// The manager against a stand-in nebula (a shell script): what it runs, reloads, restarts, rolls back and
+// kills, without network namespaces. The real nebula is e2e/agent-overlay.test.ts.
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createLogger } from "../lib/log";
+import { overlayOutcome } from "./check";
+import { overlayFiles } from "./config-files";
+import { createOverlayManager, type OverlayManager } from "./manager";
+
+// Records its pid and a grandchild's in the config's folder; reports a lighthouse handshake when the config
+// says UP (at start and on SIGHUP); exits 3 at once when it says CRASH; `-test` refuses REFUSE.
+const FAKE_NEBULA = `#!/bin/sh
+if [ "$1" = "-test" ]; then
+  if grep -q REFUSE "$3"; then echo 'level=ERROR msg="bad config" error="refused by the stand-in"'; exit 1; fi
+  exit 0
+fi
+cfg="$2"; dir=$(dirname "$cfg")
+echo $$ >> "$dir/pids"
+sleep 1000 & echo $! >> "$dir/children"
+up() { grep -q 'state: UP' "$cfg" && echo 'level=INFO msg="Handshake message received" vpnAddrs=[10.9.0.1] from=192.0.2.1:4242'; }
+trap 'echo "level=INFO msg=reloaded"; up' HUP
+grep -q 'state: CRASH' "$cfg" && exit 3
+up
+while :; do sleep 0.05; done
+`;
+
+const config = (state: string, firewall = "icmp") =>
+  `static_host_map:\n  "10.9.0.1": ["192.0.2.1:4242"]\nlighthouse:\n  hosts: ["10.9.0.1"]\nfirewall:\n  inbound: [{proto: ${firewall}}]\nfake:\n  state: ${state}\n`;
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function until(done: () => boolean, withinMs = 5_000): Promise<void> {
+  const deadline = Date.now() + withinMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe("overlay manager (stand-in nebula)", () => {
+  let dir = "";
+  let manager: OverlayManager;
+  const lines: string[] = [];
+  const pids = () => readFileSync(join(dir, "overlay", "pids"), "utf8").trim().split("\n").map(Number);
+  const files = () => overlayFiles(join(dir, "overlay"));
+  const make = (handshakeTimeoutMs = 400) =>
+    createOverlayManager({ nebula: { binary: join(dir, "nebula") }, overlayDir: join(dir, "overlay"), handshakeTimeoutMs, logger: createLogger((l) => lines.push(l), "debug") });
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "overlay-manager-"));
+    writeFileSync(join(dir, "nebula"), FAKE_NEBULA);
+    chmodSync(join(dir, "nebula"), 0o755);
+    lines.length = 0;
+    manager = make();
+  });
+
+  afterEach(async () => {
+    await manager.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("runs the first config, keeps it as last good on the lighthouse handshake, and reloads a firewall change in place", async () => {
+    expect(await manager.apply(config("UP"))).toBe("restarted");
+    await until(() => manager.status().tunnels === 1 && readOr(files().lastGood) === config("UP"));
+    expect(overlayOutcome(true, manager.status(), "c").state).toBe("ok");
+    expect(await manager.apply(config("UP"))).toBe("unchanged");
+    expect(await manager.apply(config("UP", "any"))).toBe("reloaded");
+    await until(() => readOr(files().lastGood) === config("UP", "any"));
+    await until(() => lines.some((l) => l.includes("msg=reloaded")));
+    expect(pids()).toHaveLength(1);
+  });
+
+  it("rolls back to the last good config when the new one brings no handshake in time, and does not retry it", async () => {
+    await manager.apply(config("UP"));
+    await until(() => readOr(files().lastGood) !== null);
+    const t0 = Date.now();
+    expect(await manager.apply(config("NOWHERE"))).toBe("restarted");
+    await until(() => manager.status().rejected !== null);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(400);
+    expect(readFileSync(files().config, "utf8")).toBe(config("UP"));
+    await until(() => manager.status().tunnels === 1);
+    expect(overlayOutcome(true, manager.status(), "c")).toMatchObject({ state: "warn", detail: expect.stringMatching(/rolled back/) });
+    expect(await manager.apply(config("NOWHERE"))).toBe("unchanged");
+    // A different text is tried (over the rolled-back one: a firewall change, so a reload) and clears the warning.
+    expect(await manager.apply(config("UP", "any"))).toBe("reloaded");
+    expect(manager.status().rejected).toBeNull();
+  });
+
+  it("keeps the very first config when it brings no handshake: nothing to return to, the check warns", async () => {
+    expect(await manager.apply(config("NOWHERE"))).toBe("restarted");
+    await until(() => manager.status().unproven);
+    expect(manager.status().running).toBe(true);
+    expect(readFileSync(files().config, "utf8")).toBe(config("NOWHERE"));
+    expect(readOr(files().lastGood)).toBeNull();
+    expect(overlayOutcome(true, manager.status(), "c").state).toBe("warn");
+  });
+
+  it("refuses what nebula -test refuses and keeps running the current config", async () => {
+    await manager.apply(config("UP"));
+    await until(() => manager.status().tunnels === 1);
+    expect(await manager.apply(config("REFUSE"))).toBe("refused");
+    expect(readFileSync(files().config, "utf8")).toBe(config("UP"));
+    expect(manager.status().rejected).toMatch(/refused by the stand-in/);
+    expect(await manager.apply("pki: [unterminated")).toBe("refused");
+    expect(pids()).toHaveLength(1);
+  });
+
+  it("restarts a nebula that exits, after a back-off, and reports it meanwhile", async () => {
+    await manager.apply(config("CRASH"));
+    await until(() => manager.status().exit !== null);
+    expect(manager.status().running).toBe(false);
+    expect(overlayOutcome(true, manager.status(), "c")).toMatchObject({ state: "warn", detail: "nebula exited (code 3); restarting in 1 s" });
+    expect(pids()).toHaveLength(1);
+    await until(() => pids().length === 2, 3_000);
+    await until(() => manager.status().exit === "nebula exited (code 3); restarting in 2 s", 3_000);
+  });
+
+  it("runs the cached config.yml at start, marked cached until the platform serves it", async () => {
+    await manager.apply(config("UP"));
+    await until(() => readOr(files().lastGood) !== null);
+    await manager.stop();
+    manager = make();
+    await manager.start();
+    await until(() => manager.status().tunnels === 1);
+    expect(overlayOutcome(true, manager.status(), "c")).toMatchObject({ state: "warn", detail: expect.stringMatching(/cached/) });
+    expect(await manager.apply(config("UP"))).toBe("unchanged");
+    expect(overlayOutcome(true, manager.status(), "c").state).toBe("ok");
+  });
+
+  it("stops nebula as a process group: what it started goes too", async () => {
+    await manager.apply(config("UP"));
+    await until(() => readOr(join(dir, "overlay", "children")) !== null);
+    const [pid] = pids();
+    const child = Number(readFileSync(join(dir, "overlay", "children"), "utf8").trim());
+    expect(alive(pid) && alive(child)).toBe(true);
+    await manager.stop();
+    await until(() => !alive(pid) && !alive(child));
+  });
+});
+
+function readOr(path: string): string | null {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return null;
+  }
+}

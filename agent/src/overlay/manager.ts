@@ -1,0 +1,274 @@
+// Runs the host's nebula from the config text the platform serves (docs/overlay.md "The agent's nebula"):
+// writes it (config.yml), reloads or restarts nebula when it changes, keeps the last config that brought a
+// lighthouse handshake (last-good.yml) and returns to it when a new one brings none within the handshake
+// timeout; restarts a nebula that died, with back-off. Every operation runs one at a time (a queue).
+import { unlinkSync } from "node:fs";
+import type { Logger } from "../lib/log";
+import { restartDelay, nextFailures } from "./backoff";
+import { applyMode, lighthouseAddrs, parseConfig } from "./config-diff";
+import { overlayFiles, readIfPresent, writePrivate, type OverlayFiles } from "./config-files";
+import { NebulaProcess, testConfig, type Exit, type NebulaCommand } from "./nebula-process";
+import { judgeTrial, type Trial } from "./trial";
+import { Tunnels } from "./tunnels";
+
+export interface OverlayManagerOptions {
+  nebula: NebulaCommand;
+  /** state-paths.ts overlayDir. */
+  overlayDir: string;
+  /** overlay.handshake_timeout in milliseconds. */
+  handshakeTimeoutMs: number;
+  logger: Logger;
+  now?: () => number;
+}
+
+/** What the overlay check reads. */
+export interface OverlayStatus {
+  /** A config is held or was refused (from the platform or cached on disk): the Thing has an overlay host. */
+  configured: boolean;
+  running: boolean;
+  /** Running the config found on disk at start, not (yet) confirmed by the platform. */
+  cached: boolean;
+  /** Why the platform's latest config is not the one running (refused or rolled back); null when it is. */
+  rejected: string | null;
+  /** The running config never brought a lighthouse handshake and there was nothing to return to. */
+  unproven: boolean;
+  tunnels: number;
+  /** How nebula last exited on its own, while it is down; null while it runs. */
+  exit: string | null;
+}
+
+export type ApplyResult = "unchanged" | "reloaded" | "restarted" | "refused";
+
+interface Pending extends Trial {
+  text: string;
+  lighthouses: string[];
+  unproven: boolean;
+}
+
+export interface OverlayManager {
+  /** Runs config.yml left by enrollment or an earlier run, if any, as a cached config. */
+  start(): Promise<void>;
+  /** Adopts the platform's config text (the platform sync calls it when the host's config changed). */
+  apply(yaml: string): Promise<ApplyResult>;
+  status(): OverlayStatus;
+  /** Stops nebula (process group) and every timer; the manager is done. */
+  stop(): Promise<void>;
+}
+
+export function createOverlayManager(options: OverlayManagerOptions): OverlayManager {
+  return new Manager(options);
+}
+
+class Manager implements OverlayManager {
+  private readonly files: OverlayFiles;
+  private readonly now: () => number;
+  private readonly tunnels = new Tunnels();
+  private queue: Promise<unknown> = Promise.resolve();
+  private running: string | null = null;
+  private lastGood: string | null = null;
+  private cached = false;
+  private rejectedText: string | null = null;
+  private rejected: string | null = null;
+  private pending: Pending | null = null;
+  private proc: NebulaProcess | null = null;
+  private procStartedAt = 0;
+  private exit: string | null = null;
+  private failures = 0;
+  private trialTimer: NodeJS.Timeout | undefined;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(private readonly options: OverlayManagerOptions) {
+    this.files = overlayFiles(options.overlayDir);
+    this.now = options.now ?? Date.now;
+  }
+
+  private serial<T>(task: () => Promise<T> | T): Promise<T> {
+    const run = this.queue.then(task);
+    this.queue = run.catch((err: unknown) => this.options.logger.error("overlay: internal error", { error: String(err) }));
+    return run;
+  }
+
+  start(): Promise<void> {
+    return this.serial(async () => {
+      this.lastGood = readIfPresent(this.files.lastGood);
+      const onDisk = readIfPresent(this.files.config);
+      if (onDisk === null) return;
+      this.cached = true;
+      const result = await this.switchTo(onDisk);
+      // A config.yml nebula refuses (a nebula upgraded under it, say): the last good one instead.
+      if (result === "refused" && this.lastGood !== null && this.lastGood !== onDisk) await this.switchTo(this.lastGood);
+    });
+  }
+
+  apply(yaml: string): Promise<ApplyResult> {
+    return this.serial(async () => {
+      if (this.stopped) return "unchanged";
+      if (yaml === this.running) {
+        this.cached = false;
+        return "unchanged";
+      }
+      // Refused or rolled back already: trying it again every refresh would break the overlay each time.
+      if (yaml === this.rejectedText) return "unchanged";
+      this.cached = false;
+      return this.switchTo(yaml);
+    });
+  }
+
+  status(): OverlayStatus {
+    return {
+      configured: this.running !== null || this.rejectedText !== null,
+      running: this.proc?.alive ?? false,
+      cached: this.cached,
+      rejected: this.rejected,
+      unproven: this.pending?.unproven ?? false,
+      tunnels: this.tunnels.count,
+      exit: this.exit,
+    };
+  }
+
+  stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.trialTimer);
+    clearTimeout(this.restartTimer);
+    return this.serial(async () => {
+      const proc = this.proc;
+      this.proc = null;
+      await proc?.stop();
+    });
+  }
+
+  private refuse(yaml: string, reason: string): ApplyResult {
+    this.rejectedText = yaml;
+    this.rejected = reason;
+    this.options.logger.warn("overlay: new config refused, nebula keeps its current one", { reason });
+    return "refused";
+  }
+
+  /** Makes `yaml` the running config: checked, written, then reload or restart, then on trial. */
+  private async switchTo(yaml: string): Promise<ApplyResult> {
+    try {
+      parseConfig(yaml);
+    } catch (err) {
+      return this.refuse(yaml, (err as Error).message);
+    }
+    writePrivate(this.files.candidate, yaml);
+    const problem = await testConfig(this.options.nebula, this.files.candidate);
+    if (problem !== null) {
+      unlinkSync(this.files.candidate);
+      return this.refuse(yaml, `nebula -test refused it: ${problem}`);
+    }
+    const mode = this.running !== null && this.proc?.alive ? applyMode(this.running, yaml) : "restart";
+    writePrivate(this.files.config, yaml);
+    unlinkSync(this.files.candidate);
+    this.running = yaml;
+    this.rejectedText = null;
+    this.rejected = null;
+    if (mode === "none") {
+      // Same settings in other words: whatever held for the old text holds for this one.
+      if (this.pending === null) this.keepAsLastGood(yaml);
+      return "unchanged";
+    }
+    if (mode === "reload") this.proc?.reload();
+    else await this.restart();
+    this.options.logger.info("overlay: config applied", { mode });
+    this.beginTrial(yaml);
+    return mode === "reload" ? "reloaded" : "restarted";
+  }
+
+  private keepAsLastGood(yaml: string): void {
+    this.lastGood = yaml;
+    writePrivate(this.files.lastGood, yaml);
+  }
+
+  private beginTrial(yaml: string): void {
+    clearTimeout(this.trialTimer);
+    const lighthouses = lighthouseAddrs(yaml);
+    this.pending = {
+      text: yaml,
+      lighthouses,
+      startedAt: this.now(),
+      hasLighthouses: lighthouses.length > 0,
+      hasFallback: this.lastGood !== null && this.lastGood !== yaml,
+      unproven: false,
+    };
+    this.judge();
+    if (this.pending) {
+      // A little past the timeout, so the verdict is never "wait" for a timer that fired on the dot.
+      this.trialTimer = setTimeout(() => void this.serial(() => this.judge()), this.options.handshakeTimeoutMs + 50);
+      this.trialTimer.unref();
+    }
+  }
+
+  /** Confirms, keeps waiting, or rolls back the config on trial. */
+  private async judge(): Promise<void> {
+    const trial = this.pending;
+    if (!trial || this.stopped) return;
+    const verdict = judgeTrial(trial, this.now(), this.options.handshakeTimeoutMs, this.tunnels.anyUp(trial.lighthouses));
+    if (verdict === "confirm") {
+      this.pending = null;
+      clearTimeout(this.trialTimer);
+      this.keepAsLastGood(trial.text);
+      this.options.logger.info("overlay: config confirmed by a lighthouse handshake");
+    } else if (verdict === "unproven" && !trial.unproven) {
+      trial.unproven = true;
+      this.options.logger.warn("overlay: no lighthouse handshake within the handshake timeout, and no earlier config to return to: keeping this one");
+    } else if (verdict === "rollback" && this.lastGood !== null) {
+      await this.rollBack(trial.text, this.lastGood);
+    }
+  }
+
+  private async rollBack(bad: string, good: string): Promise<void> {
+    this.pending = null;
+    const seconds = this.options.handshakeTimeoutMs / 1000;
+    this.rejectedText = bad;
+    this.rejected = `the platform's latest overlay config brought no lighthouse handshake within ${seconds} s: rolled back to the last good one`;
+    this.options.logger.warn("overlay: rolling back to the last good config", { reason: this.rejected });
+    const mode = this.proc?.alive ? applyMode(bad, good) : "restart";
+    writePrivate(this.files.config, good);
+    this.running = good;
+    if (mode === "reload") this.proc?.reload();
+    else if (mode === "restart") await this.restart();
+  }
+
+  private async restart(): Promise<void> {
+    clearTimeout(this.restartTimer);
+    const old = this.proc;
+    // Cleared first: the old process's exit is intended, not a crash to restart from.
+    this.proc = null;
+    await old?.stop();
+    this.spawn();
+  }
+
+  private spawn(): void {
+    this.tunnels.clear();
+    this.exit = null;
+    this.procStartedAt = this.now();
+    const proc = new NebulaProcess(this.options.nebula, this.files.config, (line) => this.onLine(proc, line));
+    this.proc = proc;
+    void proc.exited.then((exit) => this.onExit(proc, exit));
+  }
+
+  private onLine(proc: NebulaProcess, line: string): void {
+    if (proc !== this.proc) return;
+    this.options.logger.debug("nebula", { line });
+    if (this.tunnels.observe(line) && this.pending) void this.serial(() => this.judge());
+  }
+
+  private onExit(proc: NebulaProcess, exit: Exit): void {
+    if (proc !== this.proc || this.stopped) return;
+    this.proc = null;
+    this.tunnels.clear();
+    this.failures = nextFailures(this.failures, this.now() - this.procStartedAt);
+    const delay = restartDelay(this.failures);
+    this.exit = `nebula exited (${exit.signal ?? `code ${exit.code}`}); restarting in ${delay / 1000} s`;
+    this.options.logger.warn("overlay: nebula exited", { code: exit.code, signal: exit.signal, restart_in_ms: delay });
+    clearTimeout(this.restartTimer);
+    this.restartTimer = setTimeout(() => void this.serial(() => this.respawn()), delay);
+    this.restartTimer.unref();
+  }
+
+  private respawn(): void {
+    if (!this.stopped && this.proc === null && this.running !== null) this.spawn();
+  }
+}

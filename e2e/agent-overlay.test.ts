@@ -1,0 +1,179 @@
+// The agent's overlay manager (agent/src/overlay/, docs/overlay.md "The agent's nebula") against the real
+// control plane and the pinned nebula in network namespaces: the platform issues a lighthouse and two hosts;
+// the lighthouse and host b run plain nebula, host a runs under the manager (imported directly, nebula
+// started through `ip netns exec`). Needs root, /dev/net/tun and `ping`: it FAILS, never skips, without them.
+import { spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { RecordModel } from "pocketbase";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { overlayOutcome } from "../agent/src/overlay/check";
+import { overlayFiles } from "../agent/src/overlay/config-files";
+import { createOverlayManager, type OverlayManager, type OverlayStatus } from "../agent/src/overlay/manager";
+import { createLogger } from "../agent/src/lib/log";
+import { createStar, destroyStar, pingOnce, reaches, runIn, spawnIn, stopProcess, type Star } from "./harness/netns";
+import { NEBULA } from "./harness/nebula";
+import { useWorld } from "./harness/world";
+
+const LH_UNDERLAY = "192.0.2.1";
+const OVERLAY = { lh: "10.42.8.1", a: "10.42.8.2", b: "10.42.8.3" };
+// Short, so the rollback test does not wait the production 30 s.
+const HANDSHAKE_TIMEOUT_MS = 6_000;
+
+type Role = "lh" | "a" | "b";
+
+async function until(what: string, withinMs: number, done: () => boolean, detail: () => string): Promise<number> {
+  const t0 = Date.now();
+  while (!done()) {
+    if (Date.now() - t0 > withinMs) throw new Error(`${what} did not happen within ${withinMs} ms\n${detail()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return Date.now() - t0;
+}
+
+describe("agent overlay manager", () => {
+  const { world: w } = useWorld();
+
+  let star: Star | undefined;
+  let setupError: Error | undefined;
+  let dir = "";
+  const ns = {} as Record<Role, string>;
+  const plain = new Map<Role, { child: ChildProcess; log: () => string }>();
+  const hosts = {} as Record<Role, RecordModel>;
+  let manager: OverlayManager | undefined;
+  const agentLog: string[] = [];
+
+  beforeAll(() => {
+    try {
+      const ping = spawnSync("ping", ["-V"], { encoding: "utf8", timeout: 5_000 });
+      if (ping.error || ping.status !== 0) throw new Error("`ping` is not installed: install iputils-ping (the issued firewall admits only ICMP inbound)");
+      star = createStar(`ago${process.pid}`, [LH_UNDERLAY, "192.0.2.2", "192.0.2.3"]);
+      [ns.lh, ns.a, ns.b] = star.members.map((m) => m.name);
+      dir = mkdtempSync(join(tmpdir(), "agent-overlay-"));
+    } catch (err) {
+      setupError = err as Error;
+    }
+  });
+
+  afterAll(async () => {
+    await manager?.stop();
+    for (const p of plain.values()) await stopProcess(p.child);
+    destroyStar(star);
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  function requireNet(): void {
+    if (setupError) throw new Error(`agent overlay tests need network namespaces: ${setupError.message}`);
+  }
+
+  const files = () => overlayFiles(join(dir, "state", "overlay"));
+  const status = (): OverlayStatus => {
+    if (!manager) throw new Error("the first test starts the manager");
+    return manager.status();
+  };
+  const logs = () =>
+    [`--- agent (host a) ---\n${agentLog.slice(-60).join("")}`, ...[...plain.entries()].map(([r, p]) => `--- nebula ${r} ---\n${p.log().slice(-2000)}`)].join("\n");
+
+  function runPlain(role: Role, configYaml: string): void {
+    const path = join(dir, `${role}.yml`);
+    writeFileSync(path, configYaml);
+    plain.set(role, spawnIn(ns[role], NEBULA, ["-config", path]));
+  }
+
+  const configOf = async (role: Role): Promise<string> => (await (await w.client("owner")).collection("overlay_hosts").getOne(hosts[role].id)).config_yaml;
+
+  it("runs nebula from the host's config_yaml: tunnel up, the config kept as the last good one, check ok", async () => {
+    requireNet();
+    const owner = await w.client("owner");
+    const base = { organization: w.a.organization.id, network: w.a.overlay_networks.id, active: true };
+    hosts.lh = await owner.collection("overlay_hosts").create({
+      ...base, name: "ago-lh", overlay_ip: OVERLAY.lh, is_lighthouse: true, public_endpoint: `${LH_UNDERLAY}:4242`,
+    });
+    hosts.a = await owner.collection("overlay_hosts").create({ ...base, name: "ago-a", overlay_ip: OVERLAY.a });
+    hosts.b = await owner.collection("overlay_hosts").create({ ...base, name: "ago-b", overlay_ip: OVERLAY.b });
+    runPlain("lh", hosts.lh.config_yaml);
+    runPlain("b", hosts.b.config_yaml);
+
+    manager = createOverlayManager({
+      nebula: { binary: NEBULA, launcher: ["ip", "netns", "exec", ns.a] },
+      overlayDir: files().config.replace(/\/config\.yml$/, ""),
+      handshakeTimeoutMs: HANDSHAKE_TIMEOUT_MS,
+      logger: createLogger((line) => agentLog.push(line), "debug"),
+    });
+    await manager.start();
+    expect(status().configured, "nothing on disk yet: nothing to run").toBe(false);
+    expect(overlayOutcome(true, status(), "c").state).toBe("skipped");
+
+    const t0 = Date.now();
+    expect(await manager.apply(hosts.a.config_yaml)).toBe("restarted");
+    await until("the lighthouse handshake", 15_000, () => status().tunnels > 0 && !status().unproven && readFileOr(files().lastGood) !== null, logs);
+    expect(await reaches(ns.a, OVERLAY.b, 10_000), `a → b over the overlay\n${logs()}`).toBe(true);
+    console.info(`manager: config applied → a reaches b in ${Date.now() - t0} ms`);
+
+    for (const path of [files().config, files().lastGood]) {
+      expect(readFileSync(path, "utf8")).toBe(hosts.a.config_yaml);
+      expect(statSync(path).mode & 0o777).toBe(0o600);
+    }
+    expect(overlayOutcome(true, status(), "c").state).toBe("ok");
+    // The same text again (the next refresh) changes nothing.
+    expect(await manager.apply(hosts.a.config_yaml)).toBe("unchanged");
+    // No secret in the agent's own log lines (nebula's lines carry public certificate details only).
+    expect(agentLog.join("")).not.toContain("PRIVATE KEY");
+  });
+
+  it("rolls a config that brings no lighthouse handshake back within handshake_timeout, and the check says so", async () => {
+    requireNet();
+    const good = hosts.a.config_yaml;
+    const bad = good.replaceAll(`${LH_UNDERLAY}:4242`, "192.0.2.99:4242");
+    expect(bad).not.toBe(good);
+
+    expect(await manager?.apply(bad)).toBe("restarted");
+    expect(readFileSync(files().config, "utf8")).toBe(bad);
+    const took = await until("the rollback", HANDSHAKE_TIMEOUT_MS + 10_000, () => status().rejected !== null, logs);
+    console.info(`bad config rolled back ${took} ms after it was applied (handshake_timeout ${HANDSHAKE_TIMEOUT_MS} ms)`);
+    expect(took).toBeGreaterThanOrEqual(HANDSHAKE_TIMEOUT_MS - 500);
+
+    expect(readFileSync(files().config, "utf8")).toBe(good);
+    expect(readFileSync(files().lastGood, "utf8")).toBe(good);
+    const outcome = overlayOutcome(true, status(), files().config);
+    expect(outcome.state).toBe("warn");
+    expect(outcome.detail).toMatch(/no lighthouse handshake within 6 s: rolled back/);
+    expect(await reaches(ns.a, OVERLAY.b, 15_000), `a → b after the rollback\n${logs()}`).toBe(true);
+    // The refused text is not tried again at the next refresh.
+    expect(await manager?.apply(bad)).toBe("unchanged");
+    expect(readFileSync(files().config, "utf8")).toBe(good);
+  });
+
+  it("a peer deactivated at the control plane loses its tunnel once the refreshed config is applied (reload, no restart)", async () => {
+    requireNet();
+    expect(await reaches(ns.a, OVERLAY.b, 10_000), `a → b before the deactivation\n${logs()}`).toBe(true);
+    const owner = await w.client("owner");
+    await owner.collection("overlay_hosts").update(hosts.b.id, { active: false });
+    const refreshed = await configOf("a");
+    expect(refreshed).toContain(hosts.b.fingerprint);
+
+    const t0 = Date.now();
+    // What the 60 s platform refresh does when the host's config changed.
+    expect(await manager?.apply(refreshed)).toBe("reloaded");
+    const cut = await until("the blocked peer's tunnel teardown", 60_000, () => !pingOnce(ns.a, OVERLAY.b), logs);
+    console.info(`blocklisted peer unreachable ${cut} ms after the refreshed config was applied`);
+    // It stays cut, both ways, while a still reaches the lighthouse.
+    expect(await reaches(ns.a, OVERLAY.b, 5_000), `a → b must fail: b is blocklisted\n${logs()}`).toBe(false);
+    expect(await reaches(ns.b, OVERLAY.a, 5_000), `b → a must fail: b is blocklisted\n${logs()}`).toBe(false);
+    expect(await reaches(ns.a, OVERLAY.lh, 10_000), `a → lighthouse\n${logs()}`).toBe(true);
+    expect(Date.now() - t0).toBeLessThan(60_000 + 20_000);
+    await until("the confirmation", HANDSHAKE_TIMEOUT_MS + 5_000, () => readFileOr(files().lastGood) === refreshed, logs);
+    expect(status().rejected).toBeNull();
+    expect(overlayOutcome(true, status(), "c").state).toBe("ok");
+    expect(runIn(ns.a, "ip", ["link", "show", "nebula1"]).code).toBe(0);
+  });
+});
+
+function readFileOr(path: string): string | null {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return null;
+  }
+}
