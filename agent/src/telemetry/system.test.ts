@@ -3,6 +3,8 @@ import { createLogger } from "../lib/log";
 import { SystemTelemetry, taskMetricsCheck, type SystemSource } from "./system";
 
 const logger = createLogger(() => undefined);
+const recorded: string[] = [];
+const recording = createLogger((line) => void recorded.push(line));
 const times = (busy: number, idle: number) => ({ times: { user: busy, nice: 0, sys: 0, idle, irq: 0 } });
 
 function fakeSource(overrides: Partial<SystemSource> = {}): SystemSource & { tick(): void } {
@@ -57,6 +59,11 @@ describe("task_metrics", () => {
     const broken = new SystemTelemetry(["/a", "/b"], logger, fakeSource({ statfs: failing, loadavg: () => [NaN, NaN, NaN] }));
     await broken.collect();
     expect(await taskMetricsCheck(broken).run()).toMatchObject({ state: "warn", detail: "3 of 5 system metric collections failed in the last round" });
+    // A failing collection is logged when it starts failing, not every round.
+    const logged = new SystemTelemetry(["/a"], recording, fakeSource({ statfs: failing }));
+    await logged.collect();
+    await logged.collect();
+    expect(recorded.map((line) => JSON.parse(line))).toMatchObject([{ level: "warn", msg: "telemetry collection failed", collection: "disk /a", error: "ENOENT" }]);
     // 2 of 5 failed (both disks): not more than half.
     const half = new SystemTelemetry(["/a", "/b"], logger, fakeSource({ statfs: failing }));
     await half.collect();

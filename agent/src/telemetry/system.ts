@@ -40,6 +40,8 @@ const NODE_SOURCE: SystemSource = { cpus, totalmem, freemem, loadavg, statfs };
 export class SystemTelemetry {
   private previousCpu: { busy: number; total: number } | undefined;
   private last: SystemSample | undefined;
+  /** Collections failing in the last round: each logged once when it starts failing, once when it recovers. */
+  private readonly failing = new Set<string>();
 
   constructor(
     private readonly diskPaths: readonly string[],
@@ -47,17 +49,19 @@ export class SystemTelemetry {
     private readonly source: SystemSource = NODE_SOURCE,
   ) {}
 
-  /** One round of collections; never throws (a failed collection is counted and logged). */
+  /** One round of collections; never throws (a failed collection is counted, and logged when it starts failing). */
   async collect(): Promise<SystemSample> {
     const collections = { ok: 0, failed: 0 };
     const attempt = async <T>(what: string, read: () => T | Promise<T>): Promise<T | undefined> => {
       try {
         const value = await read();
         collections.ok++;
+        if (this.failing.delete(what)) this.logger.info("telemetry collection recovered", { collection: what });
         return value;
       } catch (err) {
         collections.failed++;
-        this.logger.debug("telemetry collection failed", { what, error: (err as Error).message });
+        if (!this.failing.has(what)) this.logger.warn("telemetry collection failed", { collection: what, error: (err as Error).message });
+        this.failing.add(what);
         return undefined;
       }
     };
@@ -134,7 +138,7 @@ export function taskMetricsCheck(telemetry: SystemTelemetry | undefined): Check 
         return {
           state: "warn",
           detail: `${failed} of ${ok + failed} system metric collections failed in the last round`,
-          fix: "Run the agent with its log at debug level to see which collection fails (/proc, statfs of a disk), and correct its permissions or mounts.",
+          fix: "The agent log names each failing collection (\"telemetry collection failed\") with its error; correct the permission or mount it names.",
         };
       }
       return { state: "ok", detail: failed === 0 ? undefined : `${failed} of ${ok + failed} collections failed` };
