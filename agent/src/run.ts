@@ -41,6 +41,8 @@ const COMPONENTS: ReadonlyArray<(context: AgentContext) => Promise<Component>> =
 
 /** Runs until SIGTERM/SIGINT; answers the exit status. Throws ConfigError when the config is refused. */
 export async function runAgent(sources: AgentConfigSources, logger: Logger): Promise<number> {
+  // From the first moment: a SIGTERM during start must stop cleanly too, not kill the process.
+  const stopping = stopSignal();
   const config = loadAgentConfig(sources);
   const paths = statePaths(config.state_dir);
   logger.info("agent starting", { version: AGENT_VERSION, state_dir: config.state_dir, pid: process.pid });
@@ -70,7 +72,6 @@ export async function runAgent(sources: AgentConfigSources, logger: Logger): Pro
     telemetry?.stop();
     await server.close();
   };
-  const stopping = stopSignal();
   try {
     for (const start of COMPONENTS) started.push(await start(context));
   } catch (err) {
