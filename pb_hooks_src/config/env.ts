@@ -1,16 +1,17 @@
-// Source (1): PLATFORM_* environment variables. Names are computed from the known keys, so a variable no
-// key maps to is simply not read (the agent or other tools may share the environment).
-import { CONFIG_KEYS, envName } from "./keys";
+// Source (1): environment variables (PLATFORM_* for the control plane, AGENT_* for the agent). Names are
+// computed from the known keys, so a variable no key maps to is simply not read (the agent or other tools
+// may share the environment).
+import type { KeyTable } from "./key-table";
 import type { Settings } from "./settings";
 import { parseText } from "./text";
 
-export function readEnv(env: Record<string, string | undefined>): Settings {
-  const settings: Settings = new Map();
-  for (const key of CONFIG_KEYS) {
-    const text = env[envName(key)];
+export function readEnv<K extends string>(table: KeyTable<K>, env: Record<string, string | undefined>): Settings<K> {
+  const settings: Settings<K> = new Map();
+  for (const key of table.keys) {
+    const text = env[table.envName(key)];
     if (text === undefined) continue;
-    const source = `env ${envName(key)}`;
-    settings.set(key, { value: parseText(key, text, source), source });
+    const source = `env ${table.envName(key)}`;
+    settings.set(key, { value: parseText(table, key, text, source), source });
   }
   return settings;
 }

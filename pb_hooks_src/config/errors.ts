@@ -1,6 +1,6 @@
-import { keyInfo, type ConfigKey } from "./keys";
+import type { KeyInfo } from "./key-table";
 
-/** A configuration the control plane refuses to start with; the message is one line naming key and source. */
+/** A configuration the program refuses to start with; the message is one line naming key and source. */
 export class ConfigError extends Error {
   constructor(message: string) {
     super(message);
@@ -9,7 +9,7 @@ export class ConfigError extends Error {
 }
 
 /** A value as quoted in messages; secrets are never echoed. */
-export function shown(key: ConfigKey, value: unknown): string {
-  if (keyInfo(key).secret) return "(hidden)";
+export function shown(info: KeyInfo, value: unknown): string {
+  if (info.secret) return "(hidden)";
   return JSON.stringify(value) ?? String(value);
 }

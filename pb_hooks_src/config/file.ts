@@ -3,26 +3,18 @@
 // silently ignored.
 import { CORE_SCHEMA, load } from "js-yaml";
 import { ConfigError, shown } from "./errors";
-import { CONFIG_KEYS, isConfigKey, keyInfo, type ConfigKey, type ConfigValue, type KeyType } from "./keys";
+import type { ConfigValue, KeyTable, KeyType } from "./key-table";
 import { origin, type Settings } from "./settings";
 import { splitList } from "./text";
 
 type Mapping = Record<string, unknown>;
 
-/** Every proper prefix of a key, e.g. `audit` and `audit.retention`: the places a mapping may appear. */
-const SECTIONS = new Set(
-  CONFIG_KEYS.flatMap((key) => {
-    const parts = key.split(".");
-    return parts.slice(1).map((_, i) => parts.slice(0, i + 1).join("."));
-  }),
-);
-
-export function readConfigFile(text: string, path: string): Settings {
-  const settings: Settings = new Map();
+export function readConfigFile<K extends string>(table: KeyTable<K>, text: string, path: string): Settings<K> {
+  const settings: Settings<K> = new Map();
   const doc = parseYaml(text, path);
   if (doc === null || doc === undefined) return settings;
   if (!isMapping(doc)) throw new ConfigError(`${path}: the top level must be a mapping of keys`);
-  collect(doc, "", path, settings);
+  collect(table, doc, "", path, settings);
   return settings;
 }
 
@@ -44,25 +36,26 @@ function yamlProblem(err: unknown): string {
   return line === undefined ? reason : `${reason} at line ${line}, column ${column}`;
 }
 
-function collect(mapping: Mapping, prefix: string, path: string, settings: Settings): void {
+function collect<K extends string>(table: KeyTable<K>, mapping: Mapping, prefix: string, path: string, settings: Settings<K>): void {
   for (const [name, raw] of Object.entries(mapping)) {
     const dotted = prefix === "" ? name : `${prefix}.${name}`;
-    if (isConfigKey(dotted)) {
+    if (table.has(dotted)) {
       if (settings.has(dotted)) throw new ConfigError(`${path}: key "${dotted}" is set twice`);
-      settings.set(dotted, { value: fileValue(dotted, raw, path), source: path });
-    } else if (SECTIONS.has(dotted)) {
+      settings.set(dotted, { value: fileValue(table, dotted, raw, path), source: path });
+    } else if (table.sections.has(dotted)) {
       // An empty section (`bus:` with every child commented out) sets nothing.
       if (raw === null) continue;
       if (!isMapping(raw)) throw new ConfigError(`${path}: "${dotted}" must be a mapping of keys`);
-      collect(raw, dotted, path, settings);
+      collect(table, raw, dotted, path, settings);
     } else {
       throw new ConfigError(`${path}: unknown key "${dotted}"`);
     }
   }
 }
 
-function fileValue(key: ConfigKey, raw: unknown, path: string): ConfigValue {
-  const type = keyInfo(key).type;
+function fileValue<K extends string>(table: KeyTable<K>, key: K, raw: unknown, path: string): ConfigValue {
+  const info = table.info(key);
+  const type = info.type;
   if (type === "string" && typeof raw === "string") return raw;
   if (type === "int" && typeof raw === "number" && Number.isSafeInteger(raw)) return raw;
   if (type === "bool" && typeof raw === "boolean") return raw;
@@ -70,7 +63,7 @@ function fileValue(key: ConfigKey, raw: unknown, path: string): ConfigValue {
     if (typeof raw === "string") return splitList(raw);
     if (Array.isArray(raw) && raw.every((entry) => typeof entry === "string")) return [...raw];
   }
-  throw new ConfigError(`${origin(key, path)} must be ${EXPECTED[type]}, got ${shown(key, raw)}${hint(type, raw)}`);
+  throw new ConfigError(`${origin(key, path)} must be ${EXPECTED[type]}, got ${shown(info, raw)}${hint(type, raw)}`);
 }
 
 function hint(type: KeyType, raw: unknown): string {

@@ -2,6 +2,7 @@
 // Parsed like cobra/pflag: `--name value` or `--name=value`, a bare `--bus` means true, the last
 // occurrence wins, and nothing after `--` is a flag.
 import { ConfigError } from "./errors";
+import { PLATFORM_KEYS } from "./keys";
 import type { Settings } from "./settings";
 import { parseText } from "./text";
 
@@ -21,7 +22,7 @@ export function readFlags(args: string[]): Flags {
     const [name, inlineValue] = splitFlag(arg);
     if (name === "--bus") {
       const source = "flag --bus";
-      flags.settings.set("bus.embedded", { value: parseText("bus.embedded", inlineValue ?? "true", source), source });
+      flags.settings.set("bus.embedded", { value: parseText(PLATFORM_KEYS, "bus.embedded", inlineValue ?? "true", source), source });
     } else if (name === "--config" || name === "--bus-config") {
       const value = inlineValue ?? args[++i];
       if (value === undefined || value === "") throw new ConfigError(`flag ${name} needs a path`);

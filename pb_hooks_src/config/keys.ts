@@ -1,52 +1,16 @@
 // The one list of configuration keys (service spec 8.3, minus the agent's observability.* keys).
 // Defaults, environment variable names, file checking and docs/configuration.md all come from it.
+import { keyTable, type KeyInfo, type KeySpecs, type Paths } from "./key-table";
 import type { PlatformConfig } from "./types";
 
 export const SERVICE_NAME = "iot-control-plane";
 
-export type ConfigValue = string | number | boolean | string[];
-export type KeyType = "string" | "int" | "bool" | "string-list";
-
-/** Dotted paths of PlatformConfig's leaves, e.g. "bus.default_limits.max_payload". */
-type Paths<T> = {
-  [K in keyof T & string]: T[K] extends ConfigValue ? K : `${K}.${Paths<T[K]>}`;
-}[keyof T & string];
+export type { ConfigValue, KeyInfo, KeyType } from "./key-table";
 
 export type ConfigKey = Paths<PlatformConfig>;
 
-type ValueAt<T, P extends string> = P extends `${infer Head}.${infer Rest}`
-  ? Head extends keyof T
-    ? ValueAt<T[Head], Rest>
-    : never
-  : P extends keyof T
-    ? T[P]
-    : never;
-
-type TypeOf<V> = V extends string[]
-  ? "string-list"
-  : V extends string
-    ? "string"
-    : V extends number
-      ? "int"
-      : V extends boolean
-        ? "bool"
-        : never;
-
-export interface KeyInfo {
-  type: KeyType;
-  default: ConfigValue;
-  meaning: string;
-  /** Never echoed in error messages. */
-  secret?: true;
-}
-
-interface KeySpec<V extends ConfigValue> extends KeyInfo {
-  type: TypeOf<V>;
-  default: V;
-}
-
 // Typed against PlatformConfig so the compiler refuses a missing key, an extra key or a wrong type.
-const KEYS: { readonly [K in ConfigKey]: KeySpec<ValueAt<PlatformConfig, K>> } = {
+const KEYS: KeySpecs<PlatformConfig> = {
   "tenancy.organizations_collection": { type: "string", default: "organizations", meaning: "Collection name of organizations." },
   "tenancy.memberships_collection": { type: "string", default: "memberships", meaning: "Collection name of memberships." },
   "tenancy.invites_collection": { type: "string", default: "invites", meaning: "Collection name of invitations." },
@@ -139,17 +103,20 @@ const KEYS: { readonly [K in ConfigKey]: KeySpec<ValueAt<PlatformConfig, K>> } =
   },
 };
 
-export const CONFIG_KEYS = Object.keys(KEYS) as ConfigKey[];
+/** The control plane's table: PLATFORM_* variables. */
+export const PLATFORM_KEYS = keyTable<PlatformConfig>("PLATFORM", KEYS);
+
+export const CONFIG_KEYS: ConfigKey[] = [...PLATFORM_KEYS.keys];
 
 export function keyInfo(key: ConfigKey): KeyInfo {
-  return KEYS[key];
+  return PLATFORM_KEYS.info(key);
 }
 
 export function isConfigKey(name: string): name is ConfigKey {
-  return Object.prototype.hasOwnProperty.call(KEYS, name);
+  return PLATFORM_KEYS.has(name);
 }
 
 /** `bus.server_url` → `PLATFORM_BUS_SERVER_URL`. */
 export function envName(key: ConfigKey): string {
-  return `PLATFORM_${key.replace(/\./g, "_").toUpperCase()}`;
+  return PLATFORM_KEYS.envName(key);
 }

@@ -1,4 +1,5 @@
-import type { ConfigKey, ConfigValue } from "./keys";
+import type { ConfigValue } from "./key-table";
+import type { ConfigKey } from "./keys";
 
 /** One key's value and where it came from: `env PLATFORM_X`, a file path, `flag --bus` or `defaults`. */
 export interface Setting {
@@ -7,9 +8,9 @@ export interface Setting {
 }
 
 /** The keys one source sets. */
-export type Settings = Map<ConfigKey, Setting>;
+export type Settings<K extends string = ConfigKey> = Map<K, Setting>;
 
 /** How messages name a setting, e.g. `bus.leaf_url (from env PLATFORM_BUS_LEAF_URL)`. */
-export function origin(key: ConfigKey, source: string): string {
+export function origin(key: string, source: string): string {
   return `${key} (from ${source})`;
 }

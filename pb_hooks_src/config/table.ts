@@ -1,24 +1,34 @@
-// The key table of docs/configuration.md, generated from keys.ts (scripts/config-table.mjs writes it,
-// table.test.ts fails when the document is out of date). Documentation only: the hooks never import it.
-import { CONFIG_KEYS, envName, keyInfo, type ConfigValue } from "./keys";
+// The key tables of the docs, generated from a key table (scripts/config-table.mjs writes them; a test
+// fails when a document is out of date): the control plane's (keys.ts) in docs/configuration.md and
+// README.md, the agent's (agent/src/config/keys.ts) in agent/README.md. Documentation only: the hooks
+// never import it.
+import type { ConfigValue, KeyTable } from "./key-table";
+import { PLATFORM_KEYS } from "./keys";
 
-const BEGIN = "<!-- keys:begin (generated from pb_hooks_src/config/keys.ts by scripts/config-table.mjs) -->";
 const END = "<!-- keys:end -->";
 
-export function keysTable(): string {
-  const rows = CONFIG_KEYS.map((key) => {
-    const { type, default: value, meaning } = keyInfo(key);
-    return `| \`${key}\` | \`${envName(key)}\` | ${type} | ${formatDefault(value)} | ${meaning} |`;
+/** The file a table is generated from, as named in the document's begin marker. */
+const PLATFORM_SOURCE = "pb_hooks_src/config/keys.ts";
+
+function beginMarker(source: string): string {
+  return `<!-- keys:begin (generated from ${source} by scripts/config-table.mjs) -->`;
+}
+
+export function keysTable(table: KeyTable<string> = PLATFORM_KEYS): string {
+  const rows = table.keys.map((key) => {
+    const { type, default: value, meaning } = table.info(key);
+    return `| \`${key}\` | \`${table.envName(key)}\` | ${type} | ${formatDefault(value)} | ${meaning} |`;
   });
   return ["| Key | Environment variable | Type | Default | Meaning |", "|---|---|---|---|---|", ...rows].join("\n");
 }
 
 /** The document with the text between the markers replaced by the current table. */
-export function withKeysTable(doc: string): string {
-  const begin = doc.indexOf(BEGIN);
+export function withKeysTable(doc: string, table: KeyTable<string> = PLATFORM_KEYS, source = PLATFORM_SOURCE): string {
+  const begin = beginMarker(source);
+  const start = doc.indexOf(begin);
   const end = doc.indexOf(END);
-  if (begin < 0 || end < begin) throw new Error(`the document lacks the markers ${BEGIN} ... ${END}`);
-  return `${doc.slice(0, begin)}${BEGIN}\n${keysTable()}\n${doc.slice(end)}`;
+  if (start < 0 || end < start) throw new Error(`the document lacks the markers ${begin} ... ${END}`);
+  return `${doc.slice(0, start)}${begin}\n${keysTable(table)}\n${doc.slice(end)}`;
 }
 
 function formatDefault(value: ConfigValue): string {

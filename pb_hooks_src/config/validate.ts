@@ -3,7 +3,7 @@
 import { cronProblem } from "./cron";
 import { parseDuration } from "./duration";
 import { ConfigError, shown } from "./errors";
-import { CONFIG_KEYS, type ConfigKey } from "./keys";
+import { CONFIG_KEYS, keyInfo, type ConfigKey } from "./keys";
 import type { PlatformConfig } from "./types";
 
 export { parseDuration } from "./duration";
@@ -23,11 +23,11 @@ export function validateConfig(config: PlatformConfig, describe: Describe = (key
 
   const serverUrl = normalizeScheme(bus.server_url, ["nats://", "tls://"], { "bus://": "nats://" });
   if (serverUrl === undefined) {
-    fail("bus.server_url", `must be one URL starting with nats://, tls:// or bus://, got ${shown("bus.server_url", bus.server_url)}`);
+    fail("bus.server_url", `must be one URL starting with nats://, tls:// or bus://, got ${shown(keyInfo("bus.server_url"), bus.server_url)}`);
   }
   const leafUrl = bus.leaf_url === "" ? "" : normalizeScheme(bus.leaf_url, ["nats-leaf://", "tls://"], { "bus-leaf://": "nats-leaf://" });
   if (leafUrl === undefined) {
-    fail("bus.leaf_url", `must be empty or one URL starting with nats-leaf://, tls:// or bus-leaf://, got ${shown("bus.leaf_url", bus.leaf_url)}`);
+    fail("bus.leaf_url", `must be empty or one URL starting with nats-leaf://, tls:// or bus-leaf://, got ${shown(keyInfo("bus.leaf_url"), bus.leaf_url)}`);
   }
   for (const url of bus.websocket_urls) {
     if (url.includes(",")) fail("bus.websocket_urls", `entry ${JSON.stringify(url)} contains a comma: separate URLs with spaces`);

@@ -1,0 +1,32 @@
+// Builds the agent configuration from, by priority: AGENT_* environment variables, one agent.yaml
+// (--config, else ./agent.yaml, else /etc/iot-agent/agent.yaml), built-in defaults. Pure: every input
+// arrives through AgentConfigSources.
+import { findConfigFile } from "../../../pb_hooks_src/config/discover";
+import { readEnv } from "../../../pb_hooks_src/config/env";
+import { readConfigFile } from "../../../pb_hooks_src/config/file";
+import { resolveLayers } from "../../../pb_hooks_src/config/layers";
+import { AGENT_KEYS } from "./keys";
+import type { AgentConfig } from "./types";
+import { validateAgentConfig } from "./validate";
+
+export { ConfigError } from "../../../pb_hooks_src/config/errors";
+
+export const AGENT_CONFIG_CANDIDATES = ["agent.yaml", "/etc/iot-agent/agent.yaml"] as const;
+
+export interface AgentConfigSources {
+  env: Record<string, string | undefined>;
+  /** The --config path as given, if any (it must exist). */
+  configPath?: string;
+  cwd: string;
+  /** The file's text, or undefined when the file does not exist. */
+  readFile(path: string): string | undefined;
+}
+
+export function loadAgentConfig(sources: AgentConfigSources): AgentConfig {
+  const file = findConfigFile(sources.readFile, sources.cwd, sources.configPath, AGENT_CONFIG_CANDIDATES);
+  const { config, describe } = resolveLayers<AgentConfig>(AGENT_KEYS, [
+    readEnv(AGENT_KEYS, sources.env),
+    file ? readConfigFile(AGENT_KEYS, file.text, file.path) : new Map(),
+  ]);
+  return validateAgentConfig(config, describe);
+}

@@ -1,0 +1,113 @@
+// `agent run`: the composition root. Loads the config, then starts the health registry, the
+// observability listener and the system telemetry; the platform, bus and overlay components are started
+// here in turn (see COMPONENTS). SIGTERM or SIGINT stops everything in reverse order and exits 0.
+import { mkdir } from "node:fs/promises";
+import { parseDuration } from "../../pb_hooks_src/config/duration";
+import { loadAgentConfig, type AgentConfigSources } from "./config/load";
+import type { AgentConfig } from "./config/types";
+import { HealthRegistry } from "./health/registry";
+import { createAgentMetrics, type AgentMetrics } from "./http/metrics";
+import { startObservabilityServer } from "./http/server";
+import type { Logger } from "./lib/log";
+import { statePaths, type StatePaths } from "./state-paths";
+import { startSystemTelemetry, taskMetricsCheck, type TelemetryLoop } from "./telemetry/system";
+import { AGENT_VERSION } from "./version";
+
+/** What every component is started with. */
+export interface AgentContext {
+  config: AgentConfig;
+  paths: StatePaths;
+  logger: Logger;
+  /** Components register their checks here (bus, persistence, overlay, platform_sync). */
+  health: HealthRegistry;
+  /** Components may add series (the gateway role's agent_edge_*). */
+  metrics: AgentMetrics;
+  /** Undefined when telemetry.enabled is false. */
+  telemetry: TelemetryLoop | undefined;
+}
+
+/** A started component; stop() releases what it holds (connections, children) and never throws. */
+export interface Component {
+  readonly name: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Components started after the core, in order, each from what the earlier ones made available.
+ * Platform sync, then the bus (it takes creds from platform sync), then the overlay: the lead adds their
+ * `start...` calls here, each returning a Component.
+ */
+const COMPONENTS: ReadonlyArray<(context: AgentContext) => Promise<Component>> = [];
+
+/** Runs until SIGTERM/SIGINT; answers the exit status. Throws ConfigError when the config is refused. */
+export async function runAgent(sources: AgentConfigSources, logger: Logger): Promise<number> {
+  // From the first moment: a SIGTERM during start must stop cleanly too, not kill the process.
+  const stopping = stopSignal();
+  const config = loadAgentConfig(sources);
+  const paths = statePaths(config.state_dir);
+  logger.info("agent starting", { version: AGENT_VERSION, state_dir: config.state_dir, pid: process.pid });
+  await ensureStateDir(config.state_dir, logger);
+
+  const health = new HealthRegistry({ version: AGENT_VERSION, intervalMs: parseDuration(config.observability.interval), logger });
+  const metrics = createAgentMetrics(health, AGENT_VERSION);
+  const telemetry = config.telemetry.enabled
+    ? startSystemTelemetry({ intervalMs: parseDuration(config.telemetry.interval), diskPaths: [...new Set(["/", config.state_dir])], logger })
+    : undefined;
+  health.register(taskMetricsCheck(telemetry?.telemetry));
+  const server = await startObservabilityServer({
+    addr: config.observability.addr,
+    metricsToken: config.observability.metrics_token,
+    readiness: health,
+    metrics,
+    logger,
+  });
+
+  const context: AgentContext = { config, paths, logger, health, metrics, telemetry };
+  const started: Component[] = [];
+  const stopAll = async () => {
+    for (const component of started.reverse()) {
+      await component.stop().catch((err: unknown) => logger.error("component did not stop cleanly", { component: component.name, error: (err as Error).message }));
+    }
+    health.stop();
+    telemetry?.stop();
+    await server.close();
+  };
+  try {
+    for (const start of COMPONENTS) started.push(await start(context));
+  } catch (err) {
+    logger.error("agent could not start a component", { error: (err as Error).message });
+    await stopAll();
+    return 1;
+  }
+  health.start();
+
+  const signal = await stopping;
+  logger.info("agent stopping", { signal });
+  await stopAll();
+  logger.info("agent stopped");
+  return 0;
+}
+
+/** Resolves with the first SIGTERM or SIGINT; a second one while stopping ends the process at once. */
+function stopSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      process.removeListener("SIGTERM", onSignal);
+      process.removeListener("SIGINT", onSignal);
+      process.once("SIGTERM", () => process.exit(1));
+      process.once("SIGINT", () => process.exit(1));
+      resolve(signal);
+    };
+    process.on("SIGTERM", onSignal);
+    process.on("SIGINT", onSignal);
+  });
+}
+
+/** The components write there; an unenrolled agent may not have it yet. A failure is theirs to report. */
+async function ensureStateDir(dir: string, logger: Logger): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+  } catch (err) {
+    logger.warn("state_dir could not be created", { state_dir: dir, error: (err as Error).message });
+  }
+}

@@ -1,0 +1,86 @@
+// Runs the real agent bundle (agent/dist/agent.mjs, built by `make agent`) as a child process and reads
+// its JSON log lines.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { REPO_ROOT } from "./process";
+
+export const AGENT_BUNDLE = `${REPO_ROOT}agent/dist/agent.mjs`;
+
+export type LogLine = Record<string, unknown> & { level: string; msg: string };
+
+export interface AgentProcess {
+  readonly child: ChildProcess;
+  /** Parsed JSON log lines so far (stderr). */
+  readonly logs: LogLine[];
+  /** Raw stderr and stdout so far. */
+  stderr(): string;
+  stdout(): string;
+  /** Resolves with the first log line matching, or rejects after `ms`. */
+  waitForLog(match: (line: LogLine) => boolean, ms?: number): Promise<LogLine>;
+  /** Resolves with the exit status (or the signal name). */
+  readonly exited: Promise<number | string>;
+  /** SIGTERM, SIGKILL after `graceMs`; resolves with the exit status. */
+  stop(graceMs?: number): Promise<number | string>;
+}
+
+export function startAgent(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): AgentProcess {
+  if (!existsSync(AGENT_BUNDLE)) throw new Error(`${AGENT_BUNDLE} is missing: run make agent`);
+  // Only the variables given: a developer's AGENT_* must not leak into the test.
+  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", ...options.env };
+  const child = spawn(process.execPath, [AGENT_BUNDLE, ...args], { env, cwd: options.cwd ?? REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  const logs: LogLine[] = [];
+  const waiters: Array<{ match: (line: LogLine) => boolean; resolve: (line: LogLine) => void }> = [];
+  let stderr = "";
+  let stdout = "";
+  let pending = "";
+  child.stdout?.on("data", (chunk) => (stdout += chunk));
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk;
+    pending += chunk;
+    let newline = pending.indexOf("\n");
+    while (newline >= 0) {
+      const text = pending.slice(0, newline);
+      pending = pending.slice(newline + 1);
+      newline = pending.indexOf("\n");
+      let line: LogLine;
+      try {
+        line = JSON.parse(text) as LogLine;
+      } catch {
+        continue; // not a log line (a usage message)
+      }
+      logs.push(line);
+      for (const waiter of [...waiters]) {
+        if (waiter.match(line)) {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          waiter.resolve(line);
+        }
+      }
+    }
+  });
+  const exited = new Promise<number | string>((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal ?? "unknown")));
+  return {
+    child,
+    logs,
+    stderr: () => stderr,
+    stdout: () => stdout,
+    exited,
+    waitForLog: (match, ms = 10_000) => {
+      const found = logs.find(match);
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no matching agent log line within ${ms} ms; stderr:\n${stderr}`)), ms);
+        waiters.push({ match, resolve: (line) => (clearTimeout(timer), resolve(line)) });
+      });
+    },
+    stop: async (graceMs = 5_000) => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGTERM");
+        const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+        const status = await exited;
+        clearTimeout(timer);
+        return status;
+      }
+      return exited;
+    },
+  };
+}
