@@ -5,20 +5,7 @@
 import { findRecord } from "../lib/collections";
 import type { CollectionNames } from "../schema/names";
 import { servedConfig } from "../overlay/current-blocklist";
-import type { KeyMaterial } from "./identity-include";
-
-export interface LinkedIdentity {
-  id: string;
-  active: boolean;
-  /** sha256 of the key material as served: it moves exactly when the material the agent runs on does. */
-  revision: string;
-}
-
-export interface OwnIdentity {
-  thing: { id: string; code: string; email: string; organization: string; active: boolean };
-  bus_user: (LinkedIdentity & { creds_file?: string }) | null;
-  overlay_host: (LinkedIdentity & { config_yaml?: string }) | null;
-}
+import type { KeyMaterial, LinkedIdentity, OwnIdentity } from "./identity-view";
 
 export function ownIdentity(app: CoreApp, n: CollectionNames, thing: core.Record, include: Set<KeyMaterial>): OwnIdentity {
   const user = findRecord(app, n.bus_users, thing.getString("bus_user"));

@@ -5,7 +5,7 @@ import { collectionNames } from "../schema/names";
 import { activeMembership } from "../tenancy/active";
 import { forbidden } from "../lib/errors";
 import { createThing } from "./create-thing";
-import { parseInclude } from "./identity-include";
+import { parseInclude } from "./identity-view";
 import { ownIdentity } from "./own-identity";
 
 /** POST /api/org/things */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RouteError } from "../lib/errors";
-import { parseInclude } from "./identity-include";
+import { parseInclude } from "./identity-view";
 
 describe("parseInclude", () => {
   it("reads none, one or both fields", () => {
