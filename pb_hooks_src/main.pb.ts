@@ -165,6 +165,10 @@ routerAdd("GET", "/api/me/leaf-config", (e) => {
   (require(`${__hooks}/lib/platform.js`) as Platform).bus.leafConfigRoute(e);
 }, $apis.requireAuth("things"));
 
+routerAdd("GET", "/api/me/identity", (e) => {
+  (require(`${__hooks}/lib/platform.js`) as Platform).routes.ownIdentity(e);
+}, $apis.requireAuth("things"));
+
 routerAdd("POST", "/api/me/bus-creds/rotate", (e) => {
   (require(`${__hooks}/lib/platform.js`) as Platform).bus.rotateRoute(e);
 }, $apis.requireAuth("users", "things"));

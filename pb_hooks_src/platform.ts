@@ -5,7 +5,7 @@ import { applyPlatformSchema, removePlatformSchema, upgradePlatformSchema } from
 import { syncEveryCurrentRole } from "./tenancy/current-role";
 import { collectionNames } from "./schema/names";
 import { brandingRoute } from "./branding/route";
-import { createThingRoute } from "./inventory/routes";
+import { createThingRoute, ownIdentityRoute } from "./inventory/routes";
 import { certAuditRoute, rotateCaRoute } from "./overlay/routes";
 import { revokeInactiveHosts } from "./overlay/revocation-backfill";
 import { acceptInviteRoute, clientConfigRoute } from "./tenancy/routes";
@@ -58,6 +58,7 @@ export const routes = {
   clientConfig: clientConfigRoute,
   acceptInvite: acceptInviteRoute,
   createThing: createThingRoute,
+  ownIdentity: ownIdentityRoute,
   branding: brandingRoute,
   certAudit: certAuditRoute,
   rotateOverlayCa: rotateCaRoute,

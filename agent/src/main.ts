@@ -3,12 +3,14 @@
 import { fileURLToPath } from "node:url";
 import { ConfigError } from "../../pb_hooks_src/config/errors";
 import { flagsHelp, parseFlags, UsageError, type FlagSpecs, type FlagValues } from "./cli/flags";
+import { loadAgentConfig } from "./config/load";
 import { processSources } from "./config/process-sources";
 import { createLogger } from "./lib/log";
 import { runAgent } from "./run";
 import { installService } from "./service/install";
 import { UNIT_NAME } from "./service/unit";
 import { AGENT_VERSION } from "./version";
+import { enrollCommand } from "./platform/enroll";
 
 interface Command {
   /** Words after `agent`, e.g. ["service", "install"]. */
@@ -22,6 +24,12 @@ const CONFIG_FLAG = { config: { boolean: false, value: "path", help: "The agent.
 
 const configPath = (flags: FlagValues) => (typeof flags.config === "string" ? flags.config : undefined);
 
+function requiredFlag(flags: FlagValues, command: string, name: string): string {
+  const value = flags[name];
+  if (typeof value !== "string") throw new UsageError(`agent ${command}: --${name} is required`);
+  return value;
+}
+
 const COMMANDS: Command[] = [
   {
     words: ["run"],
@@ -29,7 +37,23 @@ const COMMANDS: Command[] = [
     flags: CONFIG_FLAG,
     run: (flags) => runAgent(processSources(configPath(flags)), createLogger()),
   },
-  // `agent enroll` (the platform component, agent/src/platform/enroll.ts) is added here.
+  {
+    words: ["enroll"],
+    summary: "Sign in as a Thing with its one-time password (read from stdin or a prompt) and write its credentials.",
+    flags: {
+      platform: { boolean: false, value: "url", help: "The control plane's URL, e.g. https://iot.example.com." },
+      email: { boolean: false, value: "e-mail", help: "The Thing's e-mail (<code>@<organization code>.thing.local)." },
+      ...CONFIG_FLAG,
+      "state-dir": { boolean: false, value: "dir", help: "Where to write the state files (default: state_dir of the config)." },
+      password: { boolean: false, help: "", refusal: "the password is never an argument: pipe it on stdin or type it at the prompt" },
+    },
+    run: (flags) => {
+      const platform = requiredFlag(flags, "enroll", "platform");
+      const email = requiredFlag(flags, "enroll", "email");
+      const stateDir = typeof flags["state-dir"] === "string" ? flags["state-dir"] : loadAgentConfig(processSources(configPath(flags))).state_dir;
+      return enrollCommand({ platform, email, stateDir }, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+    },
+  },
   {
     words: ["service", "install"],
     summary: `Write the systemd unit ${UNIT_NAME} that runs this agent with its config.`,

@@ -25,12 +25,21 @@ export function withCurrentBlocklist(e: core.RecordEnrichEvent): void {
   const host = e.record;
   if (!host) return;
   const config = host.getString("config_yaml");
-  if (!config) return;
+  if (config) host.set("config_yaml", servedConfig(e.app, host));
+}
+
+/**
+ * The host's config_yaml as every read serves it: with its CA's current pki.blocklist, without the host's
+ * own fingerprint ("" when the host has no config). GET /api/me/identity serves the same text.
+ */
+export function servedConfig(app: CoreApp, host: core.Record): string {
+  const config = host.getString("config_yaml");
+  if (!config) return "";
   const organizationId = host.getString("organization");
-  const raw = revokedJsonOf(e.app, organizationId);
-  if (raw === undefined) return;
+  const raw = revokedJsonOf(app, organizationId);
+  if (raw === undefined) return config;
   const items = withoutItem(renderedItems(organizationId, raw), host.getString("fingerprint").trim().toLowerCase());
-  host.set("config_yaml", withBlocklistItems(config, items));
+  return withBlocklistItems(config, items);
 }
 
 /**

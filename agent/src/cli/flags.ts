@@ -7,6 +7,8 @@ export interface FlagSpec {
   help: string;
   /** Shown after the flag in help, e.g. `path`. */
   value?: string;
+  /** Set: the flag is refused with this reason (e.g. a secret that must never be an argument); not in help. */
+  refusal?: string;
 }
 
 export type FlagSpecs = Readonly<Record<string, FlagSpec>>;
@@ -33,6 +35,7 @@ export function parseFlags(command: string, args: readonly string[], specs: Flag
     const name = arg.slice(2, eq < 0 ? undefined : eq);
     const spec = Object.prototype.hasOwnProperty.call(specs, name) ? specs[name] : undefined;
     if (spec === undefined) throw new UsageError(`agent ${command}: unknown flag --${name}`);
+    if (spec.refusal !== undefined) throw new UsageError(`agent ${command}: --${name} refused: ${spec.refusal}`);
     if (spec.boolean) {
       if (eq >= 0) throw new UsageError(`agent ${command}: flag --${name} takes no value`);
       values[name] = true;
@@ -47,7 +50,9 @@ export function parseFlags(command: string, args: readonly string[], specs: Flag
 
 /** The flags' lines of a help text. */
 export function flagsHelp(specs: FlagSpecs): string {
-  const rows = Object.entries(specs).map(([name, spec]) => [`--${name}${spec.boolean ? "" : ` <${spec.value ?? "value"}>`}`, spec.help]);
+  const rows = Object.entries(specs)
+    .filter(([, spec]) => spec.refusal === undefined)
+    .map(([name, spec]) => [`--${name}${spec.boolean ? "" : ` <${spec.value ?? "value"}>`}`, spec.help]);
   rows.push(["-h, --help", "Show this help."]);
   const width = Math.max(...rows.map(([left]) => left.length));
   return rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`).join("\n");

@@ -6,7 +6,8 @@ import { unlinkSync } from "node:fs";
 import type { Logger } from "../lib/log";
 import { restartDelay, nextFailures } from "./backoff";
 import { applyMode, lighthouseAddrs, parseConfig } from "./config-diff";
-import { overlayFiles, readIfPresent, writePrivate, type OverlayFiles } from "./config-files";
+import { readIfPresent, writeFileAtomic } from "../lib/files";
+import { overlayFiles, type OverlayFiles } from "./config-files";
 import { NebulaProcess, testConfig, type Exit, type NebulaCommand } from "./nebula-process";
 import { judgeTrial, type Trial } from "./trial";
 import { Tunnels } from "./tunnels";
@@ -91,9 +92,9 @@ class Manager implements OverlayManager {
 
   start(): Promise<void> {
     return this.serial(async () => {
-      this.lastGood = readIfPresent(this.files.lastGood);
+      this.lastGood = readIfPresent(this.files.lastGood) ?? null;
       const onDisk = readIfPresent(this.files.config);
-      if (onDisk === null) return;
+      if (onDisk === undefined) return;
       this.cached = true;
       const result = await this.switchTo(onDisk);
       // A config.yml nebula refuses (a nebula upgraded under it, say): the last good one instead.
@@ -152,14 +153,14 @@ class Manager implements OverlayManager {
     } catch (err) {
       return this.refuse(yaml, (err as Error).message);
     }
-    writePrivate(this.files.candidate, yaml);
+    writeFileAtomic(this.files.candidate, yaml);
     const problem = await testConfig(this.options.nebula, this.files.candidate);
     if (problem !== null) {
       unlinkSync(this.files.candidate);
       return this.refuse(yaml, `nebula -test refused it: ${problem}`);
     }
     const mode = this.running !== null && this.proc?.alive ? applyMode(this.running, yaml) : "restart";
-    writePrivate(this.files.config, yaml);
+    writeFileAtomic(this.files.config, yaml);
     unlinkSync(this.files.candidate);
     this.running = yaml;
     this.rejectedText = null;
@@ -178,7 +179,7 @@ class Manager implements OverlayManager {
 
   private keepAsLastGood(yaml: string): void {
     this.lastGood = yaml;
-    writePrivate(this.files.lastGood, yaml);
+    writeFileAtomic(this.files.lastGood, yaml);
   }
 
   private beginTrial(yaml: string): void {
@@ -225,7 +226,7 @@ class Manager implements OverlayManager {
     this.rejected = `the platform's latest overlay config brought no lighthouse handshake within ${seconds} s: rolled back to the last good one`;
     this.options.logger.warn("overlay: rolling back to the last good config", { reason: this.rejected });
     const mode = this.proc?.alive ? applyMode(bad, good) : "restart";
-    writePrivate(this.files.config, good);
+    writeFileAtomic(this.files.config, good);
     this.running = good;
     if (mode === "reload") this.proc?.reload();
     else if (mode === "restart") await this.restart();

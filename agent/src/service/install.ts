@@ -32,6 +32,6 @@ export async function installService(options: InstallOptions): Promise<string> {
     configPath: file?.path,
     user: options.user,
   });
-  await writeFileAtomic(path, unit, 0o644);
+  writeFileAtomic(path, unit, 0o644);
   return path;
 }

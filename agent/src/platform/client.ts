@@ -1,0 +1,133 @@
+// A small fetch client of the control plane for one Thing: sign-in, token refresh, its own identities
+// (GET /api/me/identity) and the rotation of its bus credential. Every request is bounded in time. An
+// error carries the HTTP status (0: the platform did not answer) and PocketBase's message, never a body
+// that could hold key material.
+import type { KeyMaterial, OwnIdentity } from "../../../pb_hooks_src/inventory/identity-view";
+
+export type { KeyMaterial, OwnIdentity };
+
+export class PlatformError extends Error {
+  constructor(
+    /** The HTTP status; 0 when the platform could not be reached or did not answer in time. */
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = "PlatformError";
+  }
+}
+
+export interface ThingRecord {
+  id: string;
+  code: string;
+  email: string;
+  organization: string;
+  active: boolean;
+}
+
+export interface ThingAuth {
+  token: string;
+  record: ThingRecord;
+}
+
+export interface Rotated {
+  rotated: true;
+  bus_user: string;
+}
+
+export interface PlatformClient {
+  readonly url: string;
+  authWithPassword(email: string, password: string): Promise<ThingAuth>;
+  authRefresh(token: string): Promise<ThingAuth>;
+  identity(token: string, include?: readonly KeyMaterial[]): Promise<OwnIdentity>;
+  rotateBusCreds(token: string): Promise<Rotated>;
+}
+
+export interface ClientOptions {
+  /** Bound of every request, connection included (default 10 s). */
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+const THINGS = "things";
+
+export function createPlatformClient(baseUrl: string, options: ClientOptions = {}): PlatformClient {
+  const url = normalizeUrl(baseUrl);
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const send = options.fetch ?? fetch;
+
+  async function request<T>(method: string, path: string, token: string | undefined, body?: object): Promise<T> {
+    const headers: Record<string, string> = { Accept: "application/json" };
+    if (token) headers.Authorization = token;
+    if (body) headers["Content-Type"] = "application/json";
+    let response: Response;
+    try {
+      response = await send(`${url}${path}`, {
+        method,
+        headers,
+        body: body ? JSON.stringify(body) : undefined,
+        signal: AbortSignal.timeout(timeoutMs),
+        redirect: "error",
+      });
+    } catch (err) {
+      throw new PlatformError(0, `platform ${url} unreachable: ${reasonOf(err, timeoutMs)}`);
+    }
+    const text = await response.text().catch(() => "");
+    if (!response.ok) throw new PlatformError(response.status, `${method} ${path.split("?")[0]}: ${response.status} ${messageOf(text)}`);
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      throw new PlatformError(response.status, `${method} ${path.split("?")[0]}: the answer is not JSON`);
+    }
+  }
+
+  const auth = async (answer: Promise<{ token: string; record: ThingRecord }>): Promise<ThingAuth> => {
+    const { token, record } = await answer;
+    return { token, record: { id: record.id, code: record.code, email: record.email, organization: record.organization, active: record.active } };
+  };
+
+  return {
+    url,
+    authWithPassword: (email, password) =>
+      auth(request("POST", `/api/collections/${THINGS}/auth-with-password`, undefined, { identity: email, password })),
+    authRefresh: (token) => auth(request("POST", `/api/collections/${THINGS}/auth-refresh`, token)),
+    identity: (token, include = []) =>
+      request("GET", `/api/me/identity${include.length ? `?include=${include.join(",")}` : ""}`, token),
+    rotateBusCreds: (token) => request("POST", "/api/me/bus-creds/rotate", token),
+  };
+}
+
+/** `https://host:port` without a trailing slash; refuses anything but http(s) with a clear message. */
+export function normalizeUrl(text: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(text);
+  } catch {
+    throw new PlatformError(0, `${JSON.stringify(text)} is not a URL (example: https://platform.example.com)`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new PlatformError(0, `the platform URL must be http:// or https://, not ${parsed.protocol}`);
+  }
+  if (parsed.username || parsed.password) throw new PlatformError(0, "the platform URL must not carry credentials");
+  return `${parsed.origin}${parsed.pathname.replace(/\/+$/, "")}`;
+}
+
+/** PocketBase's `message` only, one line, bounded: an error body is never echoed whole. */
+function messageOf(text: string): string {
+  try {
+    const message = (JSON.parse(text) as { message?: unknown }).message;
+    if (typeof message === "string" && message) return message.split("\n")[0].slice(0, 200);
+  } catch {
+    // not JSON: say nothing of it
+  }
+  return "(no message)";
+}
+
+function reasonOf(err: unknown, timeoutMs: number): string {
+  if (err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError")) return `no answer within ${timeoutMs} ms`;
+  // undici's "fetch failed" says nothing; its cause names the reason (ECONNREFUSED, bad port, ...).
+  const cause = err instanceof Error ? (err.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
+  if (typeof cause?.code === "string") return cause.code;
+  if (typeof cause?.message === "string" && cause.message) return cause.message.split("\n")[0];
+  return err instanceof Error ? err.message.split("\n")[0] : String(err);
+}
