@@ -58,7 +58,7 @@ describe("agent run", () => {
   });
   afterAll(async () => agent?.stop());
 
-  it("answers /ready: 503 not probed until the first probe, then 200 with task_metrics ok", async () => {
+  it("answers /ready: 503 not probed until the first probe, then 200: task_metrics ok, not enrolled yet (warn), overlay skipped", async () => {
     const first = await fetch(`${url}/ready`);
     const firstBody = (await first.json()) as { state: string; checks: unknown[] };
     // The first probe starts right after the listener; the not-probed answer is caught only if it comes first.
@@ -68,9 +68,18 @@ describe("agent run", () => {
     const body = await until(async () => {
       const answer = await fetch(`${url}/ready`);
       const json = (await answer.json()) as { checks: Array<{ name: string; state: string; detail?: string }> };
-      return answer.status === 200 && json.checks[0]?.detail === undefined ? json : undefined;
+      return answer.status === 200 && json.checks.find((c) => c.name === "task_metrics")?.detail === undefined ? json : undefined;
     }, 10_000);
-    expect(body).toMatchObject({ ready: true, state: "ok", version: expect.any(String), checks: [{ name: "task_metrics", state: "ok" }] });
+    expect(body).toMatchObject({
+      ready: true,
+      state: "warn",
+      version: expect.any(String),
+      checks: [
+        { name: "overlay", state: "skipped" },
+        { name: "platform_sync", state: "warn", detail: expect.stringContaining("not enrolled"), fix: expect.stringContaining("agent enroll") },
+        { name: "task_metrics", state: "ok" },
+      ],
+    });
     expect(statSync(stateDir).mode & 0o777).toBe(0o700);
   });
 

@@ -1,6 +1,6 @@
 // `agent run`: the composition root. Loads the config, then starts the health registry, the
-// observability listener and the system telemetry; the platform, bus and overlay components are started
-// here in turn (see COMPONENTS). SIGTERM or SIGINT stops everything in reverse order and exits 0.
+// observability listener and the system telemetry, then the platform, bus and overlay components
+// (startComponents). SIGTERM or SIGINT stops everything in reverse order and exits 0.
 import { mkdir } from "node:fs/promises";
 import { parseDuration } from "../../pb_hooks_src/config/duration";
 import { loadAgentConfig, type AgentConfigSources } from "./config/load";
@@ -9,6 +9,8 @@ import { HealthRegistry } from "./health/registry";
 import { createAgentMetrics, type AgentMetrics } from "./http/metrics";
 import { startObservabilityServer } from "./http/server";
 import type { Logger } from "./lib/log";
+import { startOverlay } from "./overlay/component";
+import { startPlatform } from "./platform/component";
 import { statePaths, type StatePaths } from "./state-paths";
 import { startSystemTelemetry, taskMetricsCheck, type TelemetryLoop } from "./telemetry/system";
 import { AGENT_VERSION } from "./version";
@@ -33,11 +35,15 @@ export interface Component {
 }
 
 /**
- * Components started after the core, in order, each from what the earlier ones made available.
- * Platform sync, then the bus (it takes creds from platform sync), then the overlay: the lead adds their
- * `start...` calls here, each returning a Component.
+ * The components after the core, in order: platform sync first (the others subscribe to it), then the
+ * overlay; sync begins only once all have subscribed, so none misses the first credentials it hands over.
  */
-const COMPONENTS: ReadonlyArray<(context: AgentContext) => Promise<Component>> = [];
+async function startComponents(context: AgentContext, started: Component[]): Promise<void> {
+  const platform = startPlatform(context);
+  started.push(platform);
+  started.push(await startOverlay(context, platform));
+  platform.begin();
+}
 
 /** Runs until SIGTERM/SIGINT; answers the exit status. Throws ConfigError when the config is refused. */
 export async function runAgent(sources: AgentConfigSources, logger: Logger): Promise<number> {
@@ -73,7 +79,7 @@ export async function runAgent(sources: AgentConfigSources, logger: Logger): Pro
     await server.close();
   };
   try {
-    for (const start of COMPONENTS) started.push(await start(context));
+    await startComponents(context, started);
   } catch (err) {
     logger.error("agent could not start a component", { error: (err as Error).message });
     await stopAll();

@@ -50,8 +50,14 @@ describe("platform_sync", () => {
   });
 
   it("is skipped when the creds are configured outside the platform", async () => {
-    const check = platformSyncCheck({ status: undefined, intervalMs: INTERVAL });
+    const check = platformSyncCheck({ status: "external", intervalMs: INTERVAL });
     expect(check.name).toBe("platform_sync");
     expect((await check.run()).state).toBe("skipped");
+  });
+
+  it("warns with the enroll command before the agent is enrolled", async () => {
+    const outcome = await platformSyncCheck({ status: () => "not-enrolled", intervalMs: INTERVAL }).run();
+    expect(outcome.state).toBe("warn");
+    expect(outcome.fix).toContain("agent enroll --platform");
   });
 });

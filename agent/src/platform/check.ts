@@ -10,10 +10,14 @@ import type { SyncStatus } from "./sync";
 
 export const STALE_AFTER_INTERVALS = 3;
 export const EXPIRY_WARNING_MS = 86_400_000;
+export const NOT_ENROLLED_FIX = "agent enroll --platform <control plane URL> --email <the Thing's e-mail> (the running agent picks the session up)";
 
 export interface PlatformSyncCheckOptions {
-  /** undefined when the credentials do not come from the platform: the check is skipped. */
-  status: (() => SyncStatus) | undefined;
+  /**
+   * The sync's state; "external" when the credentials do not come from the platform (skipped);
+   * "not-enrolled" when no session exists yet (warn: the agent waits for `agent enroll`).
+   */
+  status: "external" | (() => SyncStatus | "not-enrolled");
   intervalMs: number;
   now?: () => number;
 }
@@ -22,7 +26,12 @@ export function platformSyncCheck(options: PlatformSyncCheckOptions): Check {
   const now = options.now ?? Date.now;
   return {
     name: "platform_sync",
-    run: async () => (options.status ? judge(options.status(), options.intervalMs, now()) : { state: "skipped", detail: "bus credentials are configured outside the platform (bus.creds)" }),
+    run: async () => {
+      if (options.status === "external") return { state: "skipped", detail: "bus credentials are configured outside the platform (bus.creds)" };
+      const status = options.status();
+      if (status === "not-enrolled") return { state: "warn", detail: "not enrolled: no Thing session yet", fix: NOT_ENROLLED_FIX };
+      return judge(status, options.intervalMs, now());
+    },
   };
 }
 

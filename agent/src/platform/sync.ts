@@ -4,6 +4,7 @@
 // the listeners. Failures (platform unreachable, Thing deactivated or session lapsed, identity suspended)
 // are logged and held in status() for the platform_sync check; re-checks back off up to 5 min and the
 // loop never throws or exits.
+import { readIfPresent } from "../lib/files";
 import type { Logger } from "../lib/log";
 import type { StatePaths } from "../state-paths";
 import { PlatformError, type KeyMaterial, type OwnIdentity, type PlatformClient, type Rotated } from "./client";
@@ -66,6 +67,7 @@ export interface PlatformSync {
   /** cmd.rotate_creds: POST /api/me/bus-creds/rotate, then a sync that adopts the re-minted creds. */
   rotateBusCreds(): Promise<Rotated>;
   onBusCreds(listener: (creds: string) => void): () => void;
+  /** A new overlay config; and, once after start, the one already on disk when the platform still serves it. */
   onOverlayConfig(listener: (yaml: string) => void): () => void;
   status(): SyncStatus;
 }
@@ -87,6 +89,8 @@ export function startPlatformSync(options: PlatformSyncOptions): PlatformSync {
   let busRevision = revisionOnDisk(paths.busCreds);
   let overlayRevision = revisionOnDisk(overlayConfigPath(paths));
   let refreshedAt: number | undefined;
+  // Whether the overlay's listeners heard, since start, that the config they run is the platform's.
+  let overlayConfirmed = false;
   let running: Promise<void> | undefined;
   let again: Promise<void> | undefined;
   let timer: unknown;
@@ -130,7 +134,12 @@ export function startPlatformSync(options: PlatformSyncOptions): PlatformSync {
       overlayRevision = revisionOf(host.config_yaml);
       logger.info("platform sync: new overlay config", { overlay_host: host.id });
       for (const listener of overlayListeners) listener(host.config_yaml);
+    } else if (host && !overlayConfirmed) {
+      // The config kept on disk is what the platform serves: say so once, so the overlay stops calling it cached.
+      const kept = readIfPresent(overlayConfigPath(paths));
+      if (kept !== undefined) for (const listener of overlayListeners) listener(kept);
     }
+    overlayConfirmed = true;
   }
 
   function noteTransitions(identity: OwnIdentity): void {
