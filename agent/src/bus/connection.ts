@@ -229,5 +229,5 @@ async function closedBecause(nc: NatsConnection): Promise<BusFailure> {
     const failure = classifyBusError(serverError);
     if (failure.kind === "authorization" || !closedWith) return failure;
   }
-  return closedWith ? classifyBusError(closedWith) : { kind: "other", reason: "connection closed" };
+  return closedWith ? classifyBusError(closedWith) : { kind: "other", reason: "the hub closed the connection" };
 }
