@@ -87,6 +87,6 @@ console.log(
   `agent bus reconnect, ${ATTEMPTS} failed dials to a dead port in ${seconds.toFixed(1)} s: ` +
     `RSS ${mb(before.rss)} -> ${mb(after.rss)} MB (${((after.rss - before.rss) / ATTEMPTS).toFixed(1)} B/attempt), ` +
     `heap committed ${mb(before.heapTotal)} -> ${mb(after.heapTotal)} MB, heap used ${mb(before.heapUsed)} -> ${mb(after.heapUsed)} MB (${((after.heapUsed - before.heapUsed) / ATTEMPTS).toFixed(1)} B/attempt), ` +
-    `external ${mb(before.external)} -> ${mb(after.external)} MB, state ${JSON.stringify(connection.state().kind)}; RSS along the way (MB, no GC) ${along.join(", ")}`,
+    `external ${mb(before.external)} -> ${mb(after.external)} MB; RSS along the way (MB, no GC) ${along.join(", ")}`,
 );
 report("agent bus reconnect, time between failed dials (no wait)", gaps, [50, 95, 99]);
