@@ -8,6 +8,7 @@ import type { Logger } from "../lib/log";
 import { AGENT_VERSION } from "../version";
 import type { BusConnection } from "./connection";
 import type { AgentSubjects } from "./subjects";
+import { reasonOf } from "./errors";
 
 export interface CommandOptions {
   connection: Pick<BusConnection, "onConnected" | "current">;
@@ -34,7 +35,9 @@ export function startCommands(options: CommandOptions): void {
         if (err) return;
         const handler = handlers.get(msg.subject);
         if (!handler || !msg.reply) return;
-        void answer(options.connection, msg, handler, logger);
+        answer(options.connection, msg, handler, logger).catch((err: unknown) =>
+          logger.warn("bus: command failed", { subject: msg.subject, reason: reasonOf(err) }),
+        );
       },
     });
   });
@@ -46,8 +49,8 @@ function rotateCreds(options: CommandOptions): Handler {
       await options.rotate();
       return { ok: true };
     } catch (err) {
-      options.logger.warn("bus: cmd.rotate_creds failed", { reason: err instanceof Error ? err.message : String(err) });
-      return { ok: false, error: err instanceof Error ? err.message : String(err) };
+      options.logger.warn("bus: cmd.rotate_creds failed", { reason: reasonOf(err) });
+      return { ok: false, error: reasonOf(err) };
     }
   };
 }
@@ -65,5 +68,9 @@ async function answer(connection: Pick<BusConnection, "current">, msg: Msg, hand
     logger.debug("bus: command answered while disconnected", { subject: msg.subject });
     return;
   }
-  nc.publish(reply, new TextEncoder().encode(JSON.stringify(body)));
+  try {
+    nc.publish(reply, new TextEncoder().encode(JSON.stringify(body)));
+  } catch (err) {
+    logger.debug("bus: command reply not sent", { subject: msg.subject, reason: reasonOf(err) });
+  }
 }

@@ -6,7 +6,7 @@
 import { connect, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
 import type { Logger } from "../lib/log";
 import { createBackoff, type BackoffSettings } from "./backoff";
-import { classifyBusError, type BusFailure } from "./errors";
+import { classifyBusError, reasonOf, type BusFailure } from "./errors";
 
 export type BusState =
   | { connected: true; server: string; since: number }
@@ -116,7 +116,7 @@ export function startBusConnection(options: BusConnectionOptions): BusConnection
       const connectedAt = Date.now();
       state = { connected: true, server: opened.getServer(), since: connectedAt };
       logger.info("bus: connected", { server: state.server });
-      for (const listener of listeners) listener(opened);
+      for (const listener of listeners) notify(listener, opened);
       const ended = await Promise.race([closedBecause(opened), pause(Infinity).then(() => undefined)]);
       // New creds or stop: the loop dials again (or ends) with this connection still open.
       if (ended === undefined) continue;
@@ -131,6 +131,15 @@ export function startBusConnection(options: BusConnectionOptions): BusConnection
     retire(nc);
     nc = undefined;
     setDown("stopped", "the agent is stopping");
+  }
+
+  /** A listener that throws (the connection closed under it) must not end the loop. */
+  function notify(listener: (nc: NatsConnection) => void, connection: NatsConnection): void {
+    try {
+      listener(connection);
+    } catch (err) {
+      logger.warn("bus: a connection listener failed", { reason: reasonOf(err) });
+    }
   }
 
   /** Lets what was written on a replaced connection go out, then closes it. */
@@ -154,7 +163,7 @@ export function startBusConnection(options: BusConnectionOptions): BusConnection
     state: () => state,
     onConnected(listener) {
       listeners.push(listener);
-      if (nc) listener(nc);
+      if (nc) notify(listener, nc);
     },
     async stop() {
       stopped = true;

@@ -30,6 +30,11 @@ export function classifyBusError(err: unknown): BusFailure {
   return { kind: "other", reason };
 }
 
+/** An error's message for a log field or a reply (never the creds: no error of ours carries them). */
+export function reasonOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
 function messageOf(err: unknown): string {
   if (err instanceof Error) {
     const cause = err.cause instanceof Error && err.cause.message && !err.message ? `: ${err.cause.message}` : "";

@@ -9,6 +9,7 @@ import { AGENT_VERSION } from "../version";
 import type { BusConnection } from "./connection";
 import type { PersistenceProbe } from "./persistence";
 import type { AgentSubjects } from "./subjects";
+import { reasonOf } from "./errors";
 
 export interface PublishingOptions {
   connection: Pick<BusConnection, "current" | "onConnected">;
@@ -43,7 +44,12 @@ export function startPublishing(options: PublishingOptions): { stop(): void } {
   const beat = () => {
     const nc = connection.current();
     if (!nc) return;
-    nc.publish(subjects.heartbeat, encode(heartbeat(options.readiness, options.startedAt, new Date())));
+    try {
+      nc.publish(subjects.heartbeat, encode(heartbeat(options.readiness, options.startedAt, new Date())));
+    } catch (err) {
+      // The connection closed between current() and publish: the loop notices; a timer must not throw.
+      logger.debug("bus: heartbeat not sent", { reason: reasonOf(err) });
+    }
   };
 
   let sending = false;
@@ -58,7 +64,7 @@ export function startPublishing(options: PublishingOptions): { stop(): void } {
       else nc.publish(subjects.telemetry, payload);
     } catch (err) {
       // The stream may be gone or the hub busy: the next look (persistence check) tells; nothing to retry.
-      logger.debug("bus: telemetry not stored", { reason: err instanceof Error ? err.message : String(err) });
+      logger.debug("bus: telemetry not stored", { reason: reasonOf(err) });
     } finally {
       sending = false;
     }
