@@ -227,6 +227,27 @@ describe("agent bus credentials refused by the hub", () => {
     }
   });
 
+  it("an organization suspended: disconnected, then back after the restore with the same creds and no action", async () => {
+    const org = await su.collection("organizations").create({ name: "Suspended", code: unique("susp"), active: true });
+    const member = await createMember(su, org.id, "owner");
+    const other = client(bus.platform.url);
+    await other.collection("users").authWithPassword(member.email as string, PASSWORD);
+    const device = await createDevice(other);
+    const agent = startAgentBus(device);
+    try {
+      agent.connection.useCreds(await credsOf(device, other));
+      expect(await becomes(agent.checks.bus, "ok")).toBe(true);
+      await su.collection("organizations").update(org.id, { active: false });
+      expect(await becomes(agent.checks.bus, "fail")).toBe(true);
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect(await stateOf(agent.checks.bus)).toBe("fail");
+      await su.collection("organizations").update(org.id, { active: true });
+      expect(await becomes(agent.checks.bus, "ok")).toBe(true);
+    } finally {
+      await agent.stop();
+    }
+  });
+
   it("warns on `persistence` where the organization's account has no persistence", async () => {
     const org = await su.collection("organizations").create({ name: "No persistence", code: unique("nopersist"), active: true });
     const account = await su.collection("bus_accounts").getFirstListItem(`organization = "${org.id}"`);
