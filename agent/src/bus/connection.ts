@@ -1,8 +1,9 @@
 // The agent's connection to the hub (issue 10 item 4). The retry loop is ours, not the client library's:
-// every attempt is a fresh `connect` with reconnect off, bounded by `dialTimeoutMs`, and the wait between
-// attempts is our back-off. Why: the library's own reconnect keeps state per failed dial (nats.js issue
-// 433, ~11.5 KB each), and a closed connection object is dropped whole (bench/agent-reconnect.bench.ts).
-// New creds (`useCreds`) close the current connection and dial again at once, in the same process.
+// every attempt is a fresh `connect` with reconnect off, bounded end to end (`dialTimeoutMs`), and the
+// wait between attempts is our back-off, so new creds replace the authenticator in the same process and
+// every failure is classified one way. Nothing is kept per failed attempt: 43,200 of them leave the heap
+// where it was (bench/agent-reconnect.bench.ts; nats.js issue 433 is the leak this guards against).
+// New creds (`useCreds`): the connection with them is made before the old one is drained.
 import { connect, credsAuthenticator, type NatsConnection } from "@nats-io/transport-node";
 import type { Logger } from "../lib/log";
 import { createBackoff, type BackoffSettings } from "./backoff";
@@ -103,7 +104,8 @@ export function startBusConnection(options: BusConnectionOptions): BusConnection
         opened = await dial(options.servers, options.name, using, dialTimeoutMs);
       } catch (err) {
         retire(previous);
-        failed(classifyBusError(err), "dial");
+        // A refusal of creds already replaced says nothing about the new ones.
+        if (creds === using) failed(classifyBusError(err), "dial");
         await pause(backoff.next());
         continue;
       }
