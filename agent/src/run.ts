@@ -9,6 +9,7 @@ import { HealthRegistry } from "./health/registry";
 import { createAgentMetrics, type AgentMetrics } from "./http/metrics";
 import { startObservabilityServer } from "./http/server";
 import type { Logger } from "./lib/log";
+import { startBus } from "./bus/component";
 import { startOverlay } from "./overlay/component";
 import { startPlatform } from "./platform/component";
 import { statePaths, type StatePaths } from "./state-paths";
@@ -36,11 +37,12 @@ export interface Component {
 
 /**
  * The components after the core, in order: platform sync first (the others subscribe to it), then the
- * overlay; sync begins only once all have subscribed, so none misses the first credentials it hands over.
+ * bus and the overlay; sync begins only once all have subscribed, so none misses the first credentials it hands over.
  */
 async function startComponents(context: AgentContext, started: Component[]): Promise<void> {
   const platform = startPlatform(context);
   started.push(platform);
+  started.push(startBus(context, platform));
   started.push(await startOverlay(context, platform));
   platform.begin();
 }
@@ -49,6 +51,7 @@ async function startComponents(context: AgentContext, started: Component[]): Pro
 export async function runAgent(sources: AgentConfigSources, logger: Logger): Promise<number> {
   // From the first moment: a SIGTERM during start must stop cleanly too, not kill the process.
   const stopping = stopSignal();
+  survivePeerResets(logger);
   const config = loadAgentConfig(sources);
   const paths = statePaths(config.state_dir);
   logger.info("agent starting", { version: AGENT_VERSION, state_dir: config.state_dir, pid: process.pid });
@@ -92,6 +95,22 @@ export async function runAgent(sources: AgentConfigSources, logger: Logger): Pro
   await stopAll();
   logger.info("agent stopped");
   return 0;
+}
+
+/**
+ * The NATS client can surface a write to a socket the hub has just closed (a refused connect, a revoked
+ * credential) as an uncaught EPIPE/ECONNRESET, outside any promise the connection loop awaits. The loop
+ * already handles the close itself, so those are logged and survived; anything else still ends the process.
+ */
+function survivePeerResets(logger: Logger): void {
+  process.on("uncaughtException", (err: NodeJS.ErrnoException) => {
+    if (err.code === "EPIPE" || err.code === "ECONNRESET") {
+      logger.warn("connection reset by peer", { code: err.code });
+      return;
+    }
+    logger.error("agent crashed", { error: err.message });
+    process.exit(1);
+  });
 }
 
 /** Resolves with the first SIGTERM or SIGINT; a second one while stopping ends the process at once. */

@@ -23,7 +23,7 @@ export function busOutcome(state: BusState): CheckOutcome {
   return { state: "fail", detail: `${state.kind === "no_creds" ? "" : `${state.kind}: `}${state.reason}`, fix: FIX[state.kind] };
 }
 
-export function persistenceCheck(connection: Pick<BusConnection, "current">, probe: PersistenceProbe, telemetrySubject: string): Check {
+export function persistenceCheck(connection: Pick<BusConnection, "current">, probe: Pick<PersistenceProbe, "look">, telemetrySubject: string): Check {
   return {
     name: "persistence",
     async run() {
