@@ -7,8 +7,9 @@ export interface ReadyAnswer {
   body: ReadinessBody | NotProbedBody;
 }
 
-export async function getReady(url: string, headers: Record<string, string> = {}): Promise<ReadyAnswer> {
-  const response = await fetch(`${url}/api/ready`, { headers });
+/** The control plane's GET /api/ready; `path` "/ready" reads an agent's. */
+export async function getReady(url: string, headers: Record<string, string> = {}, path = "/api/ready"): Promise<ReadyAnswer> {
+  const response = await fetch(`${url}${path}`, { headers });
   return { status: response.status, cacheControl: response.headers.get("cache-control"), body: (await response.json()) as ReadinessBody };
 }
 
@@ -26,21 +27,25 @@ export function checkOf(body: ReadinessBody | NotProbedBody, name: string): Chec
 export async function readyWhen(
   url: string,
   wanted: (body: ReadinessBody, status: number) => boolean,
-  options: { after?: Date; withinMs?: number } = {},
+  options: { after?: Date; withinMs?: number; path?: string } = {},
 ): Promise<{ status: number; body: ReadinessBody }> {
   const deadline = Date.now() + (options.withinMs ?? 20_000);
   let last: ReadyAnswer | undefined;
   for (;;) {
-    last = await getReady(url);
-    const body = last.body;
-    const fresh = body.checked !== null && (!options.after || Date.parse(body.checked) > options.after.getTime());
-    if (fresh && wanted(body as ReadinessBody, last.status)) return { status: last.status, body: body as ReadinessBody };
-    if (Date.now() > deadline) throw new Error(`readiness never matched; last answer ${last.status}: ${JSON.stringify(body)}`);
+    // A process not listening yet (just started) is polled again like a snapshot that does not match yet.
+    const answer = await getReady(url, {}, options.path).catch(() => undefined);
+    last = answer ?? last;
+    if (answer) {
+      const body = answer.body;
+      const fresh = body.checked !== null && (!options.after || Date.parse(body.checked) > options.after.getTime());
+      if (fresh && wanted(body as ReadinessBody, answer.status)) return { status: answer.status, body: body as ReadinessBody };
+    }
+    if (Date.now() > deadline) throw new Error(`readiness never matched; last answer ${last ? `${last.status}: ${JSON.stringify(last.body)}` : "none (nothing listens)"}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
 
 /** readyWhen for one check's state. */
-export function checkBecomes(url: string, name: string, state: string, options: { after?: Date; withinMs?: number } = {}) {
+export function checkBecomes(url: string, name: string, state: string, options: { after?: Date; withinMs?: number; path?: string } = {}) {
   return readyWhen(url, (body) => checkOf(body, name).state === state, { after: new Date(), ...options });
 }

@@ -1,0 +1,210 @@
+// The whole agent as an operator runs it (issue 10 item 7): a Thing created through POST /api/org/things,
+// `agent enroll` with its one-time password on stdin, then `agent run` as its own process against the real
+// control plane and the pinned nats-server from `bus export`. Every scenario checks that the same process
+// lives through it (no exit, no restart loop) and comes back without an operator's action.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { NatsConnection } from "@nats-io/transport-node";
+import type PocketBase from "pocketbase";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { AGENT_BUNDLE, startAgent, type AgentProcess } from "./harness/agent";
+import { connectWithCreds, startPlatformWithBus, type PlatformWithBus } from "./harness/bus";
+import { freePort } from "./harness/ports";
+import { checkBecomes, checkOf, readyWhen } from "./harness/readiness";
+import { PASSWORD, client, createMember, createUser, unique } from "./harness/world";
+
+const SYNC_INTERVAL = "2s";
+
+let bus: PlatformWithBus;
+let su: PocketBase;
+let owner: PocketBase;
+let operator: PocketBase;
+let organizationId: string;
+const scratch = mkdtempSync(join(tmpdir(), "agent-run-"));
+const running: AgentProcess[] = [];
+const open: NatsConnection[] = [];
+
+beforeAll(async () => {
+  bus = await startPlatformWithBus();
+  su = await bus.platform.superuser();
+  const operatorUser = await createUser(su, `${unique("operator")}@example.test`, { is_operator: true });
+  operator = client(bus.platform.url);
+  await operator.collection("users").authWithPassword(operatorUser.email as string, PASSWORD);
+  organizationId = (await operator.collection("organizations").create({ name: "Agent fleet", code: unique("fleet"), active: true })).id;
+  const member = await createMember(su, organizationId, "owner");
+  owner = client(bus.platform.url);
+  await owner.collection("users").authWithPassword(member.email as string, PASSWORD);
+});
+afterEach(async () => {
+  for (const nc of open.splice(0)) await nc.close().catch(() => {});
+  await Promise.all(running.splice(0).map((agent) => agent.stop()));
+});
+afterAll(async () => {
+  await bus?.stop();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+interface Device {
+  id: string;
+  code: string;
+  busUser: string;
+  stateDir: string;
+  agent: AgentProcess;
+  /** The agent's /ready and /metrics base URL. */
+  url: string;
+}
+
+/** Creates a Thing with a bus identity, enrolls it (password on stdin) and runs the agent for it. */
+async function enrolledAgent(): Promise<Device> {
+  const made = (await owner.send("/api/org/things", { method: "POST", body: { name: unique("device"), bus: { mode: "auto" } } })) as {
+    id: string; code: string; email: string; password: string;
+  };
+  const stateDir = join(scratch, made.code);
+  const enrolled = spawnSync(process.execPath, [AGENT_BUNDLE, "enroll", "--platform", bus.platform.url, "--email", made.email, "--state-dir", stateDir], {
+    input: `${made.password}\n`,
+    encoding: "utf8",
+    timeout: 20_000,
+  });
+  expect(enrolled.status, enrolled.stderr).toBe(0);
+  const port = await freePort();
+  const agent = startAgent(["run"], {
+    env: {
+      AGENT_STATE_DIR: stateDir,
+      AGENT_OBSERVABILITY_ADDR: `127.0.0.1:${port}`,
+      AGENT_OBSERVABILITY_INTERVAL: "500ms",
+      AGENT_PLATFORM_SYNC_INTERVAL: SYNC_INTERVAL,
+      AGENT_BUS_SERVERS: bus.busUrl,
+      AGENT_BUS_HEARTBEAT_INTERVAL: "1s",
+      AGENT_OVERLAY_ENABLED: "false",
+    },
+  });
+  running.push(agent);
+  const thing = await su.collection("things").getOne(made.id);
+  const device = { id: made.id, code: made.code, busUser: thing.bus_user as string, stateDir, agent, url: `http://127.0.0.1:${port}` };
+  await checkBecomes(device.url, "bus", "ok", { path: "/ready", withinMs: 20_000 });
+  return device;
+}
+
+const becomes = (device: Device, name: string, state: string, withinMs = 30_000) => checkBecomes(device.url, name, state, { path: "/ready", withinMs });
+const credsOnDisk = (device: Device) => readFileSync(join(device.stateDir, "bus.creds"), "utf8");
+const alive = (device: Device) => device.agent.child.exitCode === null && device.agent.child.signalCode === null;
+/** Log lines of one kind written after `since` (a count of attempts, to tell a back-off from a loop). */
+const linesSince = (device: Device, since: number, msg: string) => device.agent.logs.filter((l) => l.msg === msg && Date.parse(String(l.time)) >= since).length;
+
+async function asDevice(device: Device): Promise<NatsConnection> {
+  const nc = await connectWithCreds(bus.busUrl, credsOnDisk(device));
+  open.push(nc);
+  return nc;
+}
+
+describe("agent run, enrolled from a Thing created through POST /api/org/things", () => {
+  it("is ready: bus and platform sync ok; heartbeats on the bus; cmd.health answers the /ready report, cmd.ping a pong", async () => {
+    const device = await enrolledAgent();
+    const { status, body } = await readyWhen(device.url, (b) => checkOf(b, "platform_sync").state === "ok", { path: "/ready" });
+    expect(status).toBe(200);
+    expect(body.checks.map((c) => [c.name, c.state])).toEqual([
+      ["bus", "ok"],
+      ["overlay", "skipped"],
+      ["persistence", expect.stringMatching(/^(ok|warn)$/)],
+      ["platform_sync", "ok"],
+      ["task_metrics", "ok"],
+    ]);
+
+    const nc = await asDevice(device);
+    const beat = await new Promise<Record<string, unknown>>((resolve) => {
+      nc.subscribe(`agents.${device.code}.heartbeat`, { max: 1, callback: (_err, msg) => resolve(msg.json()) });
+    });
+    expect(beat).toMatchObject({ version: body.version });
+    const health = (await nc.request(`agents.${device.code}.cmd.health`, "", { timeout: 5_000 })).json<{ version: string; checks: { name: string }[] }>();
+    expect(health.version).toBe(body.version);
+    expect(health.checks.map((c) => c.name)).toEqual(body.checks.map((c) => c.name));
+    const pong = (await nc.request(`agents.${device.code}.cmd.ping`, "", { timeout: 5_000 })).json<{ pong: boolean }>();
+    expect(pong.pong).toBe(true);
+  });
+
+  it("hub stopped: bus fails and /ready answers 503; the hub back: ready again, same process", async () => {
+    const device = await enrolledAgent();
+    await bus.stopNats();
+    try {
+      const down = await becomes(device, "bus", "fail", 15_000);
+      expect(down.status).toBe(503);
+      expect(down.body.ready).toBe(false);
+    } finally {
+      await bus.startNats();
+    }
+    const up = await becomes(device, "bus", "ok");
+    expect(up.status).toBe(200);
+    expect(alive(device)).toBe(true);
+  });
+
+  it("revoke-and-replace at the control plane: the new creds are adopted within 30 s, without exiting", async () => {
+    const device = await enrolledAgent();
+    const before = credsOnDisk(device);
+    await su.collection("bus_users").update(device.busUser, { revoke: true });
+    const replaced = (await su.collection("bus_users").getOne(device.busUser)).creds_file as string;
+    const started = Date.now();
+    await readyWhen(device.url, (b) => checkOf(b, "bus").state === "ok" && credsOnDisk(device) === replaced, { path: "/ready", withinMs: 30_000 });
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(credsOnDisk(device)).not.toBe(before);
+    expect(alive(device)).toBe(true);
+  });
+
+  it("cmd.rotate_creds over the bus: the agent rotates at the platform and adopts the re-minted creds, without exiting", async () => {
+    const device = await enrolledAgent();
+    const before = credsOnDisk(device);
+    const nc = await asDevice(device);
+    const reply = (await nc.request(`agents.${device.code}.cmd.rotate_creds`, "", { timeout: 10_000 })).json<Record<string, unknown>>();
+    expect(reply).toMatchObject({ ok: true });
+    const reminted = (await su.collection("bus_users").getOne(device.busUser)).creds_file as string;
+    expect(reminted).not.toBe(before);
+    await readyWhen(device.url, (b) => checkOf(b, "bus").state === "ok" && credsOnDisk(device) === reminted, { path: "/ready", withinMs: 30_000 });
+    expect(alive(device)).toBe(true);
+  });
+
+  it("bus user suspended: bus fails and platform_sync says so, with back-off, no restart loop; reactivated: back by itself", async () => {
+    const device = await enrolledAgent();
+    await owner.collection("bus_users").update(device.busUser, { active: false });
+    await becomes(device, "bus", "fail");
+    const sync = await becomes(device, "platform_sync", "warn");
+    expect(checkOf(sync.body, "platform_sync").detail).toContain("bus identity is suspended");
+    const since = Date.now();
+    await new Promise((r) => setTimeout(r, 6_000));
+    // The hub refuses every attempt; the back-off (0.5 s doubling) keeps them few, and the process lives.
+    expect(linesSince(device, since, "bus: the hub refused the credential")).toBeLessThan(10);
+    expect(alive(device)).toBe(true);
+
+    await owner.collection("bus_users").update(device.busUser, { active: true });
+    await becomes(device, "bus", "ok", 45_000);
+    await becomes(device, "platform_sync", "ok");
+    expect(alive(device)).toBe(true);
+  });
+
+  it("Thing deactivated: platform_sync warns with the re-enroll command, the platform is re-checked with back-off, the process lives", async () => {
+    const device = await enrolledAgent();
+    await owner.collection("things").update(device.id, { active: false });
+    const warned = await becomes(device, "platform_sync", "warn");
+    expect(checkOf(warned.body, "platform_sync").fix).toContain("agent enroll --platform");
+    // The cascade suspended the bus user too: the hub refuses the creds.
+    await becomes(device, "bus", "fail");
+    const since = Date.now();
+    await new Promise((r) => setTimeout(r, 8_000));
+    // Back-off doubles from the 2 s interval: at most a few platform attempts in 8 s, not one per bus refusal.
+    expect(linesSince(device, since, "platform sync failed")).toBeLessThanOrEqual(3);
+    expect(alive(device)).toBe(true);
+  });
+
+  it("organization suspended: the agent is disconnected; restored: it reconnects by itself", async () => {
+    const device = await enrolledAgent();
+    await operator.collection("organizations").update(organizationId, { active: false });
+    try {
+      await becomes(device, "bus", "fail");
+      expect(alive(device)).toBe(true);
+    } finally {
+      await operator.collection("organizations").update(organizationId, { active: true });
+    }
+    await becomes(device, "bus", "ok", 45_000);
+    expect(alive(device)).toBe(true);
+  });
+});
