@@ -20,6 +20,14 @@ const KEYS: KeySpecs<AgentConfig> = {
   "overlay.enabled": { type: "bool", default: true, meaning: "Runs nebula when the Thing has an overlay host; off: the overlay check is skipped." },
   "overlay.nebula": { type: "string", default: "nebula", meaning: "The nebula binary (a path, or a name looked up in PATH)." },
   "overlay.handshake_timeout": { type: "string", default: "30s", meaning: "A new overlay config with no lighthouse handshake within this long is rolled back." },
+  "gateway.enabled": { type: "bool", default: false, meaning: "Site gateway: run a leaf server (nats-server) for local devices, configured from GET /api/me/leaf-config." },
+  "gateway.nats_server": { type: "string", default: "nats-server", meaning: "The nats-server binary (a path, or a name looked up in PATH)." },
+  "gateway.listen": { type: "string", default: "0.0.0.0:4222", meaning: "host:port local devices connect to (the leaf's client port)." },
+  "gateway.monitor_port": { type: "int", default: 8222, meaning: "The leaf's monitoring port, on loopback only; 0: none." },
+  "gateway.leaf_config_interval": { type: "string", default: "30s", meaning: "Duration between re-reads of the leaf configuration (also read on every uplink reconnect)." },
+  "gateway.uplink_restart_after": { type: "string", default: "5m", meaning: "Uplink absent this long while the hub's leaf port accepts: reload the leaf, then restart it." },
+  "gateway.kv.mirrors": { type: "string-list", default: [], meaning: "Key-value buckets copied hub → site, separated by spaces." },
+  "gateway.kv.relays": { type: "string-list", default: [], meaning: "Key-value buckets relayed site → hub (deletes too), separated by spaces." },
 };
 
 export const AGENT_KEYS = keyTable<AgentConfig>("AGENT", KEYS);

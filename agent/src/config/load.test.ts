@@ -27,6 +27,15 @@ const DEFAULTS: AgentConfig = {
   bus: { servers: [], creds: "", subject_prefix: "agents", heartbeat_interval: "15s" },
   telemetry: { enabled: true, interval: "15s" },
   overlay: { enabled: true, nebula: "nebula", handshake_timeout: "30s" },
+  gateway: {
+    enabled: false,
+    nats_server: "nats-server",
+    listen: "0.0.0.0:4222",
+    monitor_port: 8222,
+    leaf_config_interval: "30s",
+    uplink_restart_after: "5m",
+    kv: { mirrors: [], relays: [] },
+  },
 };
 
 describe("loadAgentConfig", () => {
@@ -38,6 +47,7 @@ describe("loadAgentConfig", () => {
     expect(AGENT_KEYS.envName("observability.addr")).toBe("AGENT_OBSERVABILITY_ADDR");
     expect(AGENT_KEYS.envName("bus.subject_prefix")).toBe("AGENT_BUS_SUBJECT_PREFIX");
     expect(AGENT_KEYS.envName("state_dir")).toBe("AGENT_STATE_DIR");
+    expect(AGENT_KEYS.envName("gateway.kv.relays")).toBe("AGENT_GATEWAY_KV_RELAYS");
   });
 
   it("reads ./agent.yaml before /etc/iot-agent/agent.yaml, and --config instead of both", () => {

@@ -35,4 +35,24 @@ export interface AgentConfig {
     /** A new config that brings no lighthouse handshake within this long is rolled back. */
     handshake_timeout: string;
   };
+  gateway: {
+    /** A site gateway: runs a leaf server (the pinned nats-server) that local devices connect to. */
+    enabled: boolean;
+    /** The nats-server binary. */
+    nats_server: string;
+    /** host:port local devices connect to (the leaf's client port). */
+    listen: string;
+    /** The leaf's monitoring port, bound to loopback only; 0: none (server-derived metrics omitted). */
+    monitor_port: number;
+    /** How often GET /api/me/leaf-config is re-read (also on every uplink reconnect). */
+    leaf_config_interval: string;
+    /** An uplink absent this long while the hub's leaf port accepts connections: reload, then restart. */
+    uplink_restart_after: string;
+    kv: {
+      /** Buckets copied hub → site. */
+      mirrors: string[];
+      /** Buckets relayed site → hub (deletes included), with a backlog that survives restarts. */
+      relays: string[];
+    };
+  };
 }

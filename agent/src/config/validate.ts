@@ -11,6 +11,8 @@ const DURATION_KEYS = [
   "bus.heartbeat_interval",
   "telemetry.interval",
   "overlay.handshake_timeout",
+  "gateway.leaf_config_interval",
+  "gateway.uplink_restart_after",
 ] as const satisfies readonly AgentKey[];
 
 /** The config with aliases normalized; throws ConfigError on the first refused value. */
@@ -23,6 +25,13 @@ export function validateAgentConfig(config: AgentConfig, describe: (key: AgentKe
   if (addr !== "" && listenAddress(addr) === undefined) {
     fail("observability.addr", `must be empty or host:port with a port from 0 to 65535, got ${JSON.stringify(addr)}`);
   }
+  if (listenAddress(config.gateway.listen) === undefined) {
+    fail("gateway.listen", `must be host:port with a port from 0 to 65535, got ${JSON.stringify(config.gateway.listen)}`);
+  }
+  const monitorPort = config.gateway.monitor_port;
+  if (!Number.isInteger(monitorPort) || monitorPort < 0 || monitorPort > 65535) fail("gateway.monitor_port", `must be a port from 0 to 65535 (0: none), got ${monitorPort}`);
+  const both = config.gateway.kv.mirrors.find((bucket) => config.gateway.kv.relays.includes(bucket));
+  if (both !== undefined) fail("gateway.kv.relays", `and gateway.kv.mirrors both name bucket ${JSON.stringify(both)}: a bucket is either mirrored or relayed`);
   for (const key of DURATION_KEYS) {
     const text = durationAt(config, key);
     let ms: number;
