@@ -124,6 +124,14 @@ describe("overlay manager (stand-in nebula)", () => {
     await until(() => manager.status().exit === "nebula exited (code 3); restarting in 2 s", 3_000);
   });
 
+  it("tries a nebula that cannot start again after a back-off, and reports why meanwhile", async () => {
+    await manager.stop();
+    manager = createOverlayManager({ nebula: { binary: join(dir, "nebula"), launcher: [join(dir, "missing")] }, overlayDir: join(dir, "overlay"), handshakeTimeoutMs: 400, logger: createLogger((l) => lines.push(l), "debug") });
+    expect(await manager.apply(config("UP"))).toBe("restarted");
+    expect(manager.status()).toMatchObject({ running: false, exit: expect.stringMatching(/^nebula could not start \(.*ENOENT.*\); restarting in 1 s$/) });
+    await until(() => manager.status().exit?.endsWith("restarting in 2 s") ?? false, 3_000);
+  });
+
   it("runs the cached config.yml at start, marked cached until the platform serves it", async () => {
     await manager.apply(config("UP"));
     await until(() => readOr(files().lastGood) !== null);
