@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { overlayOutcome } from "../agent/src/overlay/check";
 import { overlayFiles } from "../agent/src/overlay/config-files";
 import { createOverlayManager, type OverlayManager, type OverlayStatus } from "../agent/src/overlay/manager";
+import { readIfPresent } from "../agent/src/lib/files";
 import { createLogger } from "../agent/src/lib/log";
 import { destroyStar, pingOnce, reaches, runIn, spawnIn, stopProcess, type Star } from "./harness/netns";
 import { NEBULA } from "./harness/nebula";
@@ -96,7 +97,7 @@ describe("agent overlay manager", () => {
 
     const t0 = Date.now();
     expect(await manager.apply(hosts.a.config_yaml)).toBe("restarted");
-    await until("the lighthouse handshake", 15_000, () => status().tunnels > 0 && !status().unproven && readFileOr(files().lastGood) !== null, logs);
+    await until("the lighthouse handshake", 15_000, () => status().tunnels > 0 && !status().unproven && readIfPresent(files().lastGood) !== undefined, logs);
     expect(await reaches(ns.a, OVERLAY.b, 10_000), `a → b over the overlay\n${logs()}`).toBe(true);
     console.info(`manager: config applied → a reaches b in ${Date.now() - t0} ms`);
 
@@ -152,17 +153,9 @@ describe("agent overlay manager", () => {
     expect(await reaches(ns.b, OVERLAY.a, 5_000), `b → a must fail: b is blocklisted\n${logs()}`).toBe(false);
     expect(await reaches(ns.a, OVERLAY.lh, 10_000), `a → lighthouse\n${logs()}`).toBe(true);
     expect(Date.now() - t0).toBeLessThan(60_000 + 20_000);
-    await until("the confirmation", HANDSHAKE_TIMEOUT_MS + 5_000, () => readFileOr(files().lastGood) === refreshed, logs);
+    await until("the confirmation", HANDSHAKE_TIMEOUT_MS + 5_000, () => readIfPresent(files().lastGood) === refreshed, logs);
     expect(status().rejected).toBeNull();
     expect(overlayOutcome(true, status(), "c").state).toBe("ok");
     expect(runIn(ns.a, "ip", ["link", "show", "nebula1"]).code).toBe(0);
   });
 });
-
-function readFileOr(path: string): string | null {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return null;
-  }
-}
