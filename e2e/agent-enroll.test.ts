@@ -1,60 +1,31 @@
 // `agent enroll` (issue 10 item 2) against the real control plane: a Thing created through
 // POST /api/org/things with a bus user and an overlay host, enrolled by the bundled agent with its
 // password on stdin.
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "./harness/process";
+import { createThing, runAgent, type MadeThing } from "./harness/agent";
 import { useWorld } from "./harness/world";
 
 const { platform, world: w } = useWorld();
-const AGENT = join(REPO_ROOT, "agent/dist/agent.mjs");
 let scratch = "";
 beforeAll(() => {
   scratch = mkdtempSync(join(tmpdir(), "agent-enroll-"));
 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-interface Made {
-  id: string;
-  code: string;
-  email: string;
-  password: string;
-}
-
 /** Runs `agent enroll <args>` with `stdin` piped; bounded in time. */
-function enroll(args: string[], stdin: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [AGENT, "enroll", ...args], { stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? -1, stdout, stderr });
-    });
-    child.stdin.end(stdin);
-  });
-}
+const enroll = (args: string[], stdin: string) => runAgent(["enroll", ...args], stdin);
 
 /** Every file under `dir`, recursively. */
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
 }
 
-async function createThing(body: object): Promise<Made> {
-  const owner = await w.client("owner");
-  return (await owner.send("/api/org/things", { method: "POST", body })) as Made;
-}
-
 describe("agent enroll", () => {
   it("writes the creds file, the overlay config and the session, 0600 and without the password; a re-run is idempotent", async () => {
-    const made = await createThing({ name: "enrolled", bus: { mode: "auto" }, overlay: { mode: "auto", network_id: w.a.overlay_networks.id, overlay_ip: "10.42.90.1" } });
+    const made = await createThing(w, { name: "enrolled", bus: { mode: "auto" }, overlay: { mode: "auto", network_id: w.a.overlay_networks.id, overlay_ip: "10.42.90.1" } });
     const stateDir = join(scratch, "full");
     const result = await enroll(["--platform", platform.url, "--email", made.email, "--state-dir", stateDir], `${made.password}\n`);
     expect(result, result.stderr).toMatchObject({ code: 0 });
@@ -102,7 +73,7 @@ describe("agent enroll", () => {
   });
 
   it("a Thing without identities gets a session only", async () => {
-    const made = await createThing({ name: "bare" });
+    const made = await createThing(w, { name: "bare" });
     const stateDir = join(scratch, "bare");
     const result = await enroll(["--platform", platform.url, "--email", made.email, "--state-dir", stateDir], made.password);
     expect(result.code, result.stderr).toBe(0);
@@ -111,11 +82,11 @@ describe("agent enroll", () => {
   });
 
   it.each([
-    ["a wrong password", (m: Made) => ["--email", m.email], "wrong-password\n", /wrong e-mail or password/],
+    ["a wrong password", (m: MadeThing) => ["--email", m.email], "wrong-password\n", /wrong e-mail or password/],
     ["an unknown e-mail", () => ["--email", "nobody@nowhere.thing.local"], "whatever\n", /wrong e-mail or password/],
-    ["an empty stdin", (m: Made) => ["--email", m.email], "", /no password on stdin/],
+    ["an empty stdin", (m: MadeThing) => ["--email", m.email], "", /no password on stdin/],
   ])("%s: a clear error, a non-zero exit, nothing written", async (_label, args, stdin, message) => {
-    const made = await createThing({ name: "refused", bus: { mode: "auto" } });
+    const made = await createThing(w, { name: "refused", bus: { mode: "auto" } });
     const stateDir = join(scratch, `refused-${Math.random().toString(36).slice(2)}`);
     const result = await enroll(["--platform", platform.url, ...args(made), "--state-dir", stateDir], stdin);
     expect(result.code).toBe(1);
@@ -124,7 +95,7 @@ describe("agent enroll", () => {
   });
 
   it("a deactivated Thing and an unreachable platform: clear errors, nothing written", async () => {
-    const made = await createThing({ name: "retired", bus: { mode: "auto" } });
+    const made = await createThing(w, { name: "retired", bus: { mode: "auto" } });
     await w.su.collection("things").update(made.id, { active: false });
     const stateDir = join(scratch, "retired");
     const retired = await enroll(["--platform", platform.url, "--email", made.email, "--state-dir", stateDir], made.password);

@@ -2,7 +2,7 @@
 // control plane and the pinned nebula in network namespaces: the platform issues a lighthouse and two hosts;
 // the lighthouse and host b run plain nebula, host a runs under the manager (imported directly, nebula
 // started through `ip netns exec`). Needs root, /dev/net/tun and `ping`: it FAILS, never skips, without them.
-import { spawnSync, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,17 +11,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { overlayOutcome } from "../agent/src/overlay/check";
 import { overlayFiles } from "../agent/src/overlay/config-files";
 import { createOverlayManager, type OverlayManager, type OverlayStatus } from "../agent/src/overlay/manager";
+import { readIfPresent } from "../agent/src/lib/files";
 import { createLogger } from "../agent/src/lib/log";
-import { createStar, destroyStar, pingOnce, reaches, runIn, spawnIn, stopProcess, type Star } from "./harness/netns";
+import { destroyStar, pingOnce, reaches, runIn, spawnIn, stopProcess, type Star } from "./harness/netns";
 import { NEBULA } from "./harness/nebula";
+import { createOverlayStar, issueStarHosts, LH_UNDERLAY, type StarRole } from "./harness/overlay-star";
 import { useWorld } from "./harness/world";
 
-const LH_UNDERLAY = "192.0.2.1";
 const OVERLAY = { lh: "10.42.8.1", a: "10.42.8.2", b: "10.42.8.3" };
 // Short, so the rollback test does not wait the production 30 s.
 const HANDSHAKE_TIMEOUT_MS = 6_000;
-
-type Role = "lh" | "a" | "b";
 
 async function until(what: string, withinMs: number, done: () => boolean, detail: () => string): Promise<number> {
   const t0 = Date.now();
@@ -38,18 +37,15 @@ describe("agent overlay manager", () => {
   let star: Star | undefined;
   let setupError: Error | undefined;
   let dir = "";
-  const ns = {} as Record<Role, string>;
-  const plain = new Map<Role, { child: ChildProcess; log: () => string }>();
-  const hosts = {} as Record<Role, RecordModel>;
+  let ns = {} as Record<StarRole, string>;
+  const plain = new Map<StarRole, { child: ChildProcess; log: () => string }>();
+  const hosts = {} as Record<StarRole, RecordModel>;
   let manager: OverlayManager | undefined;
   const agentLog: string[] = [];
 
   beforeAll(() => {
     try {
-      const ping = spawnSync("ping", ["-V"], { encoding: "utf8", timeout: 5_000 });
-      if (ping.error || ping.status !== 0) throw new Error("`ping` is not installed: install iputils-ping (the issued firewall admits only ICMP inbound)");
-      star = createStar(`ago${process.pid}`, [LH_UNDERLAY, "192.0.2.2", "192.0.2.3"]);
-      [ns.lh, ns.a, ns.b] = star.members.map((m) => m.name);
+      ({ star, ns } = createOverlayStar("ago"));
       dir = mkdtempSync(join(tmpdir(), "agent-overlay-"));
     } catch (err) {
       setupError = err as Error;
@@ -75,23 +71,17 @@ describe("agent overlay manager", () => {
   const logs = () =>
     [`--- agent (host a) ---\n${agentLog.slice(-60).join("")}`, ...[...plain.entries()].map(([r, p]) => `--- nebula ${r} ---\n${p.log().slice(-2000)}`)].join("\n");
 
-  function runPlain(role: Role, configYaml: string): void {
+  function runPlain(role: StarRole, configYaml: string): void {
     const path = join(dir, `${role}.yml`);
     writeFileSync(path, configYaml);
     plain.set(role, spawnIn(ns[role], NEBULA, ["-config", path]));
   }
 
-  const configOf = async (role: Role): Promise<string> => (await (await w.client("owner")).collection("overlay_hosts").getOne(hosts[role].id)).config_yaml;
+  const configOf = async (role: StarRole): Promise<string> => (await (await w.client("owner")).collection("overlay_hosts").getOne(hosts[role].id)).config_yaml;
 
   it("runs nebula from the host's config_yaml: tunnel up, the config kept as the last good one, check ok", async () => {
     requireNet();
-    const owner = await w.client("owner");
-    const base = { organization: w.a.organization.id, network: w.a.overlay_networks.id, active: true };
-    hosts.lh = await owner.collection("overlay_hosts").create({
-      ...base, name: "ago-lh", overlay_ip: OVERLAY.lh, is_lighthouse: true, public_endpoint: `${LH_UNDERLAY}:4242`,
-    });
-    hosts.a = await owner.collection("overlay_hosts").create({ ...base, name: "ago-a", overlay_ip: OVERLAY.a });
-    hosts.b = await owner.collection("overlay_hosts").create({ ...base, name: "ago-b", overlay_ip: OVERLAY.b });
+    Object.assign(hosts, await issueStarHosts(w, "ago", OVERLAY));
     runPlain("lh", hosts.lh.config_yaml);
     runPlain("b", hosts.b.config_yaml);
 
@@ -107,7 +97,7 @@ describe("agent overlay manager", () => {
 
     const t0 = Date.now();
     expect(await manager.apply(hosts.a.config_yaml)).toBe("restarted");
-    await until("the lighthouse handshake", 15_000, () => status().tunnels > 0 && !status().unproven && readFileOr(files().lastGood) !== null, logs);
+    await until("the lighthouse handshake", 15_000, () => status().tunnels > 0 && !status().unproven && readIfPresent(files().lastGood) !== undefined, logs);
     expect(await reaches(ns.a, OVERLAY.b, 10_000), `a → b over the overlay\n${logs()}`).toBe(true);
     console.info(`manager: config applied → a reaches b in ${Date.now() - t0} ms`);
 
@@ -163,17 +153,9 @@ describe("agent overlay manager", () => {
     expect(await reaches(ns.b, OVERLAY.a, 5_000), `b → a must fail: b is blocklisted\n${logs()}`).toBe(false);
     expect(await reaches(ns.a, OVERLAY.lh, 10_000), `a → lighthouse\n${logs()}`).toBe(true);
     expect(Date.now() - t0).toBeLessThan(60_000 + 20_000);
-    await until("the confirmation", HANDSHAKE_TIMEOUT_MS + 5_000, () => readFileOr(files().lastGood) === refreshed, logs);
+    await until("the confirmation", HANDSHAKE_TIMEOUT_MS + 5_000, () => readIfPresent(files().lastGood) === refreshed, logs);
     expect(status().rejected).toBeNull();
     expect(overlayOutcome(true, status(), "c").state).toBe("ok");
     expect(runIn(ns.a, "ip", ["link", "show", "nebula1"]).code).toBe(0);
   });
 });
-
-function readFileOr(path: string): string | null {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return null;
-  }
-}

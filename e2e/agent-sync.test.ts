@@ -12,6 +12,7 @@ import { readSession } from "../agent/src/platform/session";
 import { startPlatformSync, type PlatformSync } from "../agent/src/platform/sync";
 import { createLogger } from "../agent/src/lib/log";
 import { statePaths } from "../agent/src/state-paths";
+import { createThing } from "./harness/agent";
 import { useWorld } from "./harness/world";
 
 const { platform, world: w } = useWorld();
@@ -28,11 +29,11 @@ afterAll(() => {
 const INTERVAL = 600_000;
 
 async function enrolledAgent(name: string) {
-  const owner = await w.client("owner");
-  const made = (await owner.send("/api/org/things", {
-    method: "POST",
-    body: { name, bus: { mode: "auto" }, overlay: { mode: "auto", network_id: w.a.overlay_networks.id, overlay_ip: `10.42.91.${syncs.length + 1}` } },
-  })) as { id: string; email: string; password: string };
+  const made = await createThing(w, {
+    name,
+    bus: { mode: "auto" },
+    overlay: { mode: "auto", network_id: w.a.overlay_networks.id, overlay_ip: `10.42.91.${syncs.length + 1}` },
+  });
   const stateDir = join(scratch, name);
   const client = createPlatformClient(platform.url, { timeoutMs: 5_000 });
   await enroll(client, made.email, made.password, stateDir);

@@ -9,14 +9,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { RecordModel } from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStar, destroyStar, reaches, runIn, spawnIn, stopProcess, type Star } from "./harness/netns";
+import { destroyStar, reaches, runIn, spawnIn, stopProcess, type Star } from "./harness/netns";
 import { NEBULA } from "./harness/nebula";
+import { createOverlayStar, issueStarHosts, LH_UNDERLAY, type StarRole } from "./harness/overlay-star";
 import { useWorld } from "./harness/world";
 
-const LH_UNDERLAY = "192.0.2.1";
 const OVERLAY = { lh: "10.42.7.1", a: "10.42.7.2", b: "10.42.7.3" };
-
-type Role = "lh" | "a" | "b";
 
 describe("overlay tunnels", () => {
   const { world: w } = useWorld();
@@ -25,17 +23,13 @@ describe("overlay tunnels", () => {
   let setupError: Error | undefined;
   let dir = "";
   let files = 0;
-  const ns = {} as Record<Role, string>;
-  const running = new Map<Role, { child: ChildProcess; log: () => string }>();
-  const hosts = {} as Record<Role, RecordModel>;
+  let ns = {} as Record<StarRole, string>;
+  const running = new Map<StarRole, { child: ChildProcess; log: () => string }>();
+  const hosts = {} as Record<StarRole, RecordModel>;
 
   beforeAll(() => {
     try {
-      const ping = spawnSync("ping", ["-V"], { encoding: "utf8", timeout: 5_000 });
-      if (ping.error || ping.status !== 0) throw new Error("`ping` is not installed: install iputils-ping (the issued firewall admits only ICMP inbound)");
-      // Unique per run: parallel runs never share a namespace name.
-      star = createStar(`ovt${process.pid}`, [LH_UNDERLAY, "192.0.2.2", "192.0.2.3"]);
-      [ns.lh, ns.a, ns.b] = star.members.map((m) => m.name);
+      ({ star, ns } = createOverlayStar("ovt"));
       dir = mkdtempSync(join(tmpdir(), "overlay-tunnels-"));
     } catch (err) {
       setupError = err as Error;
@@ -61,7 +55,7 @@ describe("overlay tunnels", () => {
    * dev (nebula1) and listen port (4242, which the lighthouse's public_endpoint names) are used as issued,
    * and the PKI is never touched.
    */
-  async function deploy(role: Role, configYaml: string): Promise<void> {
+  async function deploy(role: StarRole, configYaml: string): Promise<void> {
     await stopProcess(running.get(role)?.child);
     running.delete(role);
     const path = join(dir, `${files++}-${role}.yml`);
@@ -80,19 +74,12 @@ describe("overlay tunnels", () => {
     throw new Error(`nebula ${role} did not come up within 10 s (exit ${p.child.exitCode}):\n${p.log()}`);
   }
 
-  const configOf = async (role: Role): Promise<string> => (await (await w.client("owner")).collection("overlay_hosts").getOne(hosts[role].id)).config_yaml;
+  const configOf = async (role: StarRole): Promise<string> => (await (await w.client("owner")).collection("overlay_hosts").getOne(hosts[role].id)).config_yaml;
 
   it("host-a and host-b reach each other through the lighthouse", async () => {
     requireNet();
     const t0 = Date.now();
-    const owner = await w.client("owner");
-    const base = { organization: w.a.organization.id, network: w.a.overlay_networks.id, active: true };
-    // The lighthouse first, so a's and b's configs name it in static_host_map.
-    hosts.lh = await owner.collection("overlay_hosts").create({
-      ...base, name: "tun-lh", overlay_ip: OVERLAY.lh, is_lighthouse: true, public_endpoint: `${LH_UNDERLAY}:4242`,
-    });
-    hosts.a = await owner.collection("overlay_hosts").create({ ...base, name: "tun-a", overlay_ip: OVERLAY.a });
-    hosts.b = await owner.collection("overlay_hosts").create({ ...base, name: "tun-b", overlay_ip: OVERLAY.b });
+    Object.assign(hosts, await issueStarHosts(w, "tun", OVERLAY));
     expect(hosts.a.config_yaml).toContain(`${LH_UNDERLAY}:4242`);
     expect(hosts.b.config_yaml).toContain(`${LH_UNDERLAY}:4242`);
 

@@ -2,7 +2,9 @@
 // its JSON log lines.
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
+import { runBounded } from "../../agent/src/lib/child";
 import { REPO_ROOT } from "./process";
+import type { World } from "./world";
 
 export const AGENT_BUNDLE = `${REPO_ROOT}agent/dist/agent.mjs`;
 
@@ -23,10 +25,39 @@ export interface AgentProcess {
   stop(graceMs?: number): Promise<number | string>;
 }
 
-export function startAgent(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): AgentProcess {
+interface AgentOptions {
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+/** The bundle's environment: only the variables given (a developer's AGENT_* must not leak into the test). */
+function agentEnv(options: AgentOptions): NodeJS.ProcessEnv {
   if (!existsSync(AGENT_BUNDLE)) throw new Error(`${AGENT_BUNDLE} is missing: run make agent`);
-  // Only the variables given: a developer's AGENT_* must not leak into the test.
-  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", ...options.env };
+  return { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", ...options.env };
+}
+
+/** Runs an agent command to completion (e.g. `enroll`) with `input` on stdin, bounded in time; code -1 when killed. */
+export async function runAgent(args: string[], input: string, options: AgentOptions = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  const result = await runBounded(process.execPath, [AGENT_BUNDLE, ...args], { env: agentEnv(options), cwd: options.cwd ?? REPO_ROOT, input, timeoutMs: 20_000 });
+  return { code: result.code ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** What POST /api/org/things answers: the Thing and its password, shown once. */
+export interface MadeThing {
+  id: string;
+  code: string;
+  email: string;
+  password: string;
+}
+
+/** Creates a Thing as the world's org A owner does, through POST /api/org/things (`body`: name, bus, overlay). */
+export async function createThing(w: World, body: Record<string, unknown>): Promise<MadeThing> {
+  const owner = await w.client("owner");
+  return (await owner.send("/api/org/things", { method: "POST", body })) as MadeThing;
+}
+
+export function startAgent(args: string[], options: AgentOptions = {}): AgentProcess {
+  const env = agentEnv(options);
   const child = spawn(process.execPath, [AGENT_BUNDLE, ...args], { env, cwd: options.cwd ?? REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] });
   const logs: LogLine[] = [];
   const waiters: Array<{ match: (line: LogLine) => boolean; resolve: (line: LogLine) => void }> = [];

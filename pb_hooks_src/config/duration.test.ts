@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseDuration } from "./duration";
+import { parseDuration, positiveDurationProblem } from "./duration";
 
 describe("parseDuration", () => {
   it.each([
@@ -23,5 +23,14 @@ describe("parseDuration", () => {
 
   it.each(["", "15", "s", "1.s5", "1d", "1 s", " 1s", "1s ", "1S", "--1s", "1m-30s", "."])("refuses %j", (text) => {
     expect(() => parseDuration(text)).toThrow(`${JSON.stringify(text)} is not a duration (examples: 15s, 1m30s, 500ms, 720h)`);
+  });
+});
+
+describe("positiveDurationProblem", () => {
+  it("accepts a duration above zero and names what is wrong otherwise", () => {
+    expect(positiveDurationProblem("1ms")).toBeUndefined();
+    expect(positiveDurationProblem("0")).toBe('must be greater than zero, got "0"');
+    expect(positiveDurationProblem("-1s")).toBe('must be greater than zero, got "-1s"');
+    expect(positiveDurationProblem("1d")).toBe('is invalid: "1d" is not a duration (examples: 15s, 1m30s, 500ms, 720h)');
   });
 });

@@ -29,3 +29,14 @@ export function parseDuration(text: string): number {
   }
   return text.startsWith("-") ? -total : total;
 }
+
+/** What is wrong with a setting that must be a duration above zero (the control plane's and the agent's), or undefined. */
+export function positiveDurationProblem(text: string): string | undefined {
+  let ms: number;
+  try {
+    ms = parseDuration(text);
+  } catch (err) {
+    return `is invalid: ${(err as Error).message}`;
+  }
+  return ms > 0 ? undefined : `must be greater than zero, got ${JSON.stringify(text)}`;
+}

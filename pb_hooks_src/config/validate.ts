@@ -1,7 +1,7 @@
 // Refuses configurations the control plane must not start with, and normalizes the spec's scheme
 // aliases (bus://, bus-leaf://) to the bus server's own schemes before anything uses them.
 import { cronProblem } from "./cron";
-import { parseDuration } from "./duration";
+import { positiveDurationProblem } from "./duration";
 import { ConfigError, shown } from "./errors";
 import { CONFIG_KEYS, keyInfo, type ConfigKey } from "./keys";
 import type { PlatformConfig } from "./types";
@@ -92,13 +92,8 @@ function checkEncryptionKey(key: ConfigKey, value: string, fail: Fail): void {
 }
 
 function checkDuration(key: ConfigKey, value: string, fail: Fail): void {
-  let ms: number;
-  try {
-    ms = parseDuration(value);
-  } catch (err) {
-    return fail(key, `is invalid: ${(err as Error).message}`);
-  }
-  if (ms <= 0) fail(key, `must be greater than zero, got ${JSON.stringify(value)}`);
+  const problem = positiveDurationProblem(value);
+  if (problem !== undefined) fail(key, problem);
 }
 
 function checkAtLeast(key: ConfigKey, value: number, min: number, fail: Fail): void {

@@ -1,6 +1,6 @@
 // Refuses agent configurations the agent must not start with, and normalizes the platform's bus:// alias
 // of hub URLs to nats://.
-import { parseDuration } from "../../../pb_hooks_src/config/duration";
+import { positiveDurationProblem } from "../../../pb_hooks_src/config/duration";
 import { ConfigError } from "../../../pb_hooks_src/config/errors";
 import type { AgentKey } from "./keys";
 import type { AgentConfig } from "./types";
@@ -33,14 +33,8 @@ export function validateAgentConfig(config: AgentConfig, describe: (key: AgentKe
   const both = config.gateway.kv.mirrors.find((bucket) => config.gateway.kv.relays.includes(bucket));
   if (both !== undefined) fail("gateway.kv.relays", `and gateway.kv.mirrors both name bucket ${JSON.stringify(both)}: a bucket is either mirrored or relayed`);
   for (const key of DURATION_KEYS) {
-    const text = durationAt(config, key);
-    let ms: number;
-    try {
-      ms = parseDuration(text);
-    } catch (err) {
-      return fail(key, `is invalid: ${(err as Error).message}`);
-    }
-    if (ms <= 0) fail(key, `must be greater than zero, got ${JSON.stringify(text)}`);
+    const problem = positiveDurationProblem(durationAt(config, key));
+    if (problem !== undefined) fail(key, problem);
   }
   const servers = config.bus.servers.map((url) => {
     const normalized = hubUrl(url);

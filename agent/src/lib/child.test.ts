@@ -1,21 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { runBounded, startManaged } from "./child";
-
-/** Whether a process exists (signal 0 probes without sending). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function until(condition: () => boolean, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline && !condition()) await new Promise((r) => setTimeout(r, 20));
-  return condition();
-}
+import { alive, until } from "./test-support";
 
 describe("runBounded", () => {
   it("collects output, input and the exit code", async () => {
@@ -30,7 +15,7 @@ describe("runBounded", () => {
     expect(result.signal).toBe("SIGKILL");
     expect(Date.now() - started).toBeLessThan(10_000);
     const grandchild = Number(result.stdout.trim());
-    expect(await until(() => !alive(grandchild), 2_000)).toBe(true);
+    await until(() => !alive(grandchild), 2_000);
   });
 
   it("rejects when the command does not exist", async () => {
@@ -44,9 +29,9 @@ describe("startManaged", () => {
     const child = await startManaged("sh", ["-c", 'trap "echo reloaded" HUP; echo started; while true; do sleep 0.05; done'], {
       onLine: (stream, line) => lines.push(`${stream}:${line}`),
     });
-    expect(await until(() => lines.includes("stdout:started"), 5_000)).toBe(true);
+    await until(() => lines.includes("stdout:started"), 5_000);
     child.signal("SIGHUP");
-    expect(await until(() => lines.includes("stdout:reloaded"), 5_000)).toBe(true);
+    await until(() => lines.includes("stdout:reloaded"), 5_000);
     expect(child.running()).toBe(true);
     await child.stop();
     expect(child.running()).toBe(false);

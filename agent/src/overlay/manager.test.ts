@@ -4,7 +4,9 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { readIfPresent } from "../lib/files";
 import { createLogger } from "../lib/log";
+import { alive, until } from "../lib/test-support";
 import { overlayOutcome } from "./check";
 import { overlayFiles } from "./config-files";
 import { createOverlayManager, type OverlayManager } from "./manager";
@@ -28,23 +30,6 @@ while :; do sleep 0.05; done
 
 const config = (state: string, firewall = "icmp") =>
   `static_host_map:\n  "10.9.0.1": ["192.0.2.1:4242"]\nlighthouse:\n  hosts: ["10.9.0.1"]\nfirewall:\n  inbound: [{proto: ${firewall}}]\nfake:\n  state: ${state}\n`;
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-async function until(done: () => boolean, withinMs = 5_000): Promise<void> {
-  const deadline = Date.now() + withinMs;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe("overlay manager (stand-in nebula)", () => {
   let dir = "";
@@ -70,18 +55,18 @@ describe("overlay manager (stand-in nebula)", () => {
 
   it("runs the first config, keeps it as last good on the lighthouse handshake, and reloads a firewall change in place", async () => {
     expect(await manager.apply(config("UP"))).toBe("restarted");
-    await until(() => manager.status().tunnels === 1 && readOr(files().lastGood) === config("UP"));
+    await until(() => manager.status().tunnels === 1 && readIfPresent(files().lastGood) === config("UP"));
     expect(overlayOutcome(true, manager.status(), "c").state).toBe("ok");
     expect(await manager.apply(config("UP"))).toBe("unchanged");
     expect(await manager.apply(config("UP", "any"))).toBe("reloaded");
-    await until(() => readOr(files().lastGood) === config("UP", "any"));
+    await until(() => readIfPresent(files().lastGood) === config("UP", "any"));
     await until(() => lines.some((l) => l.includes("msg=reloaded")));
     expect(pids()).toHaveLength(1);
   });
 
   it("rolls back to the last good config when the new one brings no handshake in time, and does not retry it", async () => {
     await manager.apply(config("UP"));
-    await until(() => readOr(files().lastGood) !== null);
+    await until(() => readIfPresent(files().lastGood) !== undefined);
     const t0 = Date.now();
     expect(await manager.apply(config("NOWHERE"))).toBe("restarted");
     await until(() => manager.status().rejected !== null);
@@ -100,7 +85,7 @@ describe("overlay manager (stand-in nebula)", () => {
     await until(() => manager.status().unproven);
     expect(manager.status().running).toBe(true);
     expect(readFileSync(files().config, "utf8")).toBe(config("NOWHERE"));
-    expect(readOr(files().lastGood)).toBeNull();
+    expect(readIfPresent(files().lastGood)).toBeUndefined();
     expect(overlayOutcome(true, manager.status(), "c").state).toBe("warn");
   });
 
@@ -124,9 +109,17 @@ describe("overlay manager (stand-in nebula)", () => {
     await until(() => manager.status().exit === "nebula exited (code 3); restarting in 2 s", 3_000);
   });
 
+  it("tries a nebula that cannot start again after a back-off, and reports why meanwhile", async () => {
+    await manager.stop();
+    manager = createOverlayManager({ nebula: { binary: join(dir, "nebula"), launcher: [join(dir, "missing")] }, overlayDir: join(dir, "overlay"), handshakeTimeoutMs: 400, logger: createLogger((l) => lines.push(l), "debug") });
+    expect(await manager.apply(config("UP"))).toBe("restarted");
+    expect(manager.status()).toMatchObject({ running: false, exit: expect.stringMatching(/^nebula could not start \(.*ENOENT.*\); restarting in 1 s$/) });
+    await until(() => manager.status().exit?.endsWith("restarting in 2 s") ?? false, 3_000);
+  });
+
   it("runs the cached config.yml at start, marked cached until the platform serves it", async () => {
     await manager.apply(config("UP"));
-    await until(() => readOr(files().lastGood) !== null);
+    await until(() => readIfPresent(files().lastGood) !== undefined);
     await manager.stop();
     manager = make();
     await manager.start();
@@ -138,7 +131,7 @@ describe("overlay manager (stand-in nebula)", () => {
 
   it("stops nebula as a process group: what it started goes too", async () => {
     await manager.apply(config("UP"));
-    await until(() => readOr(join(dir, "overlay", "children")) !== null);
+    await until(() => readIfPresent(join(dir, "overlay", "children")) !== undefined);
     const [pid] = pids();
     const child = Number(readFileSync(join(dir, "overlay", "children"), "utf8").trim());
     expect(alive(pid) && alive(child)).toBe(true);
@@ -146,11 +139,3 @@ describe("overlay manager (stand-in nebula)", () => {
     await until(() => !alive(pid) && !alive(child));
   });
 });
-
-function readOr(path: string): string | null {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return null;
-  }
-}

@@ -3,12 +3,13 @@
 // lighthouse handshake (last-good.yml) and returns to it when a new one brings none within the handshake
 // timeout; restarts a nebula that died, with back-off. Every operation runs one at a time (a queue).
 import { unlinkSync } from "node:fs";
-import type { Logger } from "../lib/log";
+import type { ManagedChild } from "../lib/child";
+import type { Logger, LogFields } from "../lib/log";
 import { restartDelay, nextFailures } from "./backoff";
 import { applyMode, lighthouseAddrs, parseConfig } from "./config-diff";
 import { readIfPresent, writeFileAtomic } from "../lib/files";
 import { overlayFiles, type OverlayFiles } from "./config-files";
-import { NebulaProcess, testConfig, type Exit, type NebulaCommand } from "./nebula-process";
+import { NEBULA_STOP_GRACE_MS, startNebula, testConfig, type NebulaCommand } from "./nebula-process";
 import { judgeTrial, type Trial } from "./trial";
 import { Tunnels } from "./tunnels";
 
@@ -71,7 +72,7 @@ class Manager implements OverlayManager {
   private rejectedText: string | null = null;
   private rejected: string | null = null;
   private pending: Pending | null = null;
-  private proc: NebulaProcess | null = null;
+  private proc: ManagedChild | null = null;
   private procStartedAt = 0;
   private exit: string | null = null;
   private failures = 0;
@@ -119,7 +120,7 @@ class Manager implements OverlayManager {
   status(): OverlayStatus {
     return {
       configured: this.running !== null || this.rejectedText !== null,
-      running: this.proc?.alive ?? false,
+      running: this.proc?.running() ?? false,
       cached: this.cached,
       rejected: this.rejected,
       unproven: this.pending?.unproven ?? false,
@@ -135,7 +136,7 @@ class Manager implements OverlayManager {
     return this.serial(async () => {
       const proc = this.proc;
       this.proc = null;
-      await proc?.stop();
+      await proc?.stop(NEBULA_STOP_GRACE_MS);
     });
   }
 
@@ -159,7 +160,7 @@ class Manager implements OverlayManager {
       unlinkSync(this.files.candidate);
       return this.refuse(yaml, `nebula -test refused it: ${problem}`);
     }
-    const mode = this.running !== null && this.proc?.alive ? applyMode(this.running, yaml) : "restart";
+    const mode = this.running !== null && this.proc?.running() ? applyMode(this.running, yaml) : "restart";
     writeFileAtomic(this.files.config, yaml);
     unlinkSync(this.files.candidate);
     this.running = yaml;
@@ -170,7 +171,7 @@ class Manager implements OverlayManager {
       if (this.pending === null) this.keepAsLastGood(yaml);
       return "unchanged";
     }
-    if (mode === "reload") this.proc?.reload();
+    if (mode === "reload") this.reload();
     else await this.restart();
     this.options.logger.info("overlay: config applied", { mode });
     this.beginTrial(yaml);
@@ -225,11 +226,16 @@ class Manager implements OverlayManager {
     this.rejectedText = bad;
     this.rejected = `the platform's latest overlay config brought no lighthouse handshake within ${seconds} s: rolled back to the last good one`;
     this.options.logger.warn("overlay: rolling back to the last good config", { reason: this.rejected });
-    const mode = this.proc?.alive ? applyMode(bad, good) : "restart";
+    const mode = this.proc?.running() ? applyMode(bad, good) : "restart";
     writeFileAtomic(this.files.config, good);
     this.running = good;
-    if (mode === "reload") this.proc?.reload();
+    if (mode === "reload") this.reload();
     else if (mode === "restart") await this.restart();
+  }
+
+  /** SIGHUP: nebula re-reads its config file. */
+  private reload(): void {
+    this.proc?.signal("SIGHUP");
   }
 
   private async restart(): Promise<void> {
@@ -237,39 +243,54 @@ class Manager implements OverlayManager {
     const old = this.proc;
     // Cleared first: the old process's exit is intended, not a crash to restart from.
     this.proc = null;
-    await old?.stop();
-    this.spawn();
+    await old?.stop(NEBULA_STOP_GRACE_MS);
+    await this.spawn();
   }
 
-  private spawn(): void {
+  private async spawn(): Promise<void> {
     this.tunnels.clear();
     this.exit = null;
     this.procStartedAt = this.now();
-    const proc = new NebulaProcess(this.options.nebula, this.files.config, (line) => this.onLine(proc, line));
-    this.proc = proc;
-    void proc.exited.then((exit) => this.onExit(proc, exit));
+    let proc: ManagedChild | undefined;
+    try {
+      proc = await startNebula(this.options.nebula, this.files.config, (line) => this.onLine(proc, line));
+    } catch (err) {
+      // Like a nebula that exited at once: tried again after the back-off.
+      const error = (err as Error).message;
+      this.restartLater(`nebula could not start (${error})`, "overlay: nebula could not start", { error });
+      return;
+    }
+    const started = proc;
+    this.proc = started;
+    void started.exited.then((exit) => this.onExit(started, exit));
   }
 
-  private onLine(proc: NebulaProcess, line: string): void {
+  private onLine(proc: ManagedChild | undefined, line: string): void {
     if (proc !== this.proc) return;
     this.options.logger.debug("nebula", { line });
     if (this.tunnels.observe(line) && this.pending) void this.serial(() => this.judge());
   }
 
-  private onExit(proc: NebulaProcess, exit: Exit): void {
-    if (proc !== this.proc || this.stopped) return;
+  private onExit(proc: ManagedChild, exit: { code: number | null; signal: NodeJS.Signals | null }): void {
+    if (proc !== this.proc) return;
     this.proc = null;
+    this.restartLater(`nebula exited (${exit.signal ?? `code ${exit.code}`})`, "overlay: nebula exited", { code: exit.code, signal: exit.signal });
+  }
+
+  /** Runs nebula again after the back-off; `what` is what the overlay check reports meanwhile. */
+  private restartLater(what: string, msg: string, fields: LogFields): void {
+    if (this.stopped) return;
     this.tunnels.clear();
     this.failures = nextFailures(this.failures, this.now() - this.procStartedAt);
     const delay = restartDelay(this.failures);
-    this.exit = `nebula exited (${exit.signal ?? `code ${exit.code}`}); restarting in ${delay / 1000} s`;
-    this.options.logger.warn("overlay: nebula exited", { code: exit.code, signal: exit.signal, restart_in_ms: delay });
+    this.exit = `${what}; restarting in ${delay / 1000} s`;
+    this.options.logger.warn(msg, { ...fields, restart_in_ms: delay });
     clearTimeout(this.restartTimer);
     this.restartTimer = setTimeout(() => void this.serial(() => this.respawn()), delay);
     this.restartTimer.unref();
   }
 
-  private respawn(): void {
-    if (!this.stopped && this.proc === null && this.running !== null) this.spawn();
+  private async respawn(): Promise<void> {
+    if (!this.stopped && this.proc === null && this.running !== null) await this.spawn();
   }
 }

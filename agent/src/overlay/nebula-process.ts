@@ -1,6 +1,6 @@
-// One nebula process: spawned in its own process group (detached), so a stop reaches anything it started;
-// its log lines are handed over as they arrive; `-test` of a config file is a bounded one-shot.
-import { spawn, type ChildProcess } from "node:child_process";
+// Nebula as a child of the agent (lib/child.ts: its own process group, stopped SIGTERM-then-SIGKILL):
+// the daemon with its log lines handed over as they arrive, and `-test` of a config file as a bounded one-shot.
+import { runBounded, startManaged, type ManagedChild } from "../lib/child";
 
 export interface NebulaCommand {
   /** The nebula binary (config overlay.nebula). */
@@ -9,99 +9,32 @@ export interface NebulaCommand {
   launcher?: readonly string[];
 }
 
-export interface Exit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-}
-
-const STOP_GRACE_MS = 3_000;
+/** Nebula closes its tunnels and exits well within this after SIGTERM; SIGKILL after it. */
+export const NEBULA_STOP_GRACE_MS = 3_000;
 const TEST_TIMEOUT_MS = 10_000;
 
-function argv(command: NebulaCommand, args: string[]): [string, string[]] {
-  const words = [...(command.launcher ?? []), command.binary, ...args];
-  return [words[0], words.slice(1)];
-}
-
-/** Calls `onLine` for every complete line of the stream (nebula logs to stdout; stderr is read the same). */
-function eachLine(stream: NodeJS.ReadableStream | null, onLine: (line: string) => void): void {
-  let rest = "";
-  stream?.on("data", (chunk: Buffer) => {
-    const lines = (rest + chunk.toString("utf8")).split("\n");
-    rest = lines.pop() ?? "";
-    // A runaway line without a newline is cut rather than kept growing.
-    if (rest.length > 65_536) rest = "";
-    for (const line of lines) if (line) onLine(line);
+/** Starts `nebula -config <path>`; `onLine` gets every non-empty line it writes. Throws when it cannot start. */
+export function startNebula(command: NebulaCommand, configPath: string, onLine: (line: string) => void): Promise<ManagedChild> {
+  const [file, ...args] = [...(command.launcher ?? []), command.binary, "-config", configPath];
+  return startManaged(file, args, {
+    onLine: (_stream, line) => {
+      if (line) onLine(line);
+    },
   });
-}
-
-function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    // The group is already gone.
-  }
-}
-
-export class NebulaProcess {
-  readonly exited: Promise<Exit>;
-  private readonly child: ChildProcess;
-
-  constructor(command: NebulaCommand, configPath: string, onLine: (line: string) => void) {
-    const [file, args] = argv(command, ["-config", configPath]);
-    this.child = spawn(file, args, { detached: true, stdio: ["ignore", "pipe", "pipe"] });
-    this.exited = new Promise((resolve) => {
-      this.child.once("error", (err) => {
-        onLine(`agent: could not start nebula: ${err.message}`);
-        resolve({ code: null, signal: null });
-      });
-      this.child.once("exit", (code, signal) => resolve({ code, signal }));
-    });
-    eachLine(this.child.stdout, onLine);
-    eachLine(this.child.stderr, onLine);
-  }
-
-  get alive(): boolean {
-    return this.child.pid !== undefined && this.child.exitCode === null && this.child.signalCode === null;
-  }
-
-  /** SIGHUP: nebula re-reads its config file. */
-  reload(): void {
-    signalGroup(this.child, "SIGHUP");
-  }
-
-  /** SIGTERM to the group, SIGKILL after a grace period; resolves once it exited. */
-  async stop(): Promise<void> {
-    if (!this.alive) return;
-    signalGroup(this.child, "SIGTERM");
-    const timer = setTimeout(() => signalGroup(this.child, "SIGKILL"), STOP_GRACE_MS);
-    await this.exited;
-    clearTimeout(timer);
-  }
 }
 
 /** `nebula -test -config <path>`: null when nebula accepts the config, else its complaint (bounded in time). */
-export function testConfig(command: NebulaCommand, configPath: string): Promise<string | null> {
-  return new Promise((resolve) => {
+export async function testConfig(command: NebulaCommand, configPath: string): Promise<string | null> {
+  let result;
+  try {
     // Only the binary: parsing a config needs no namespace.
-    const child = spawn(command.binary, ["-test", "-config", configPath], { detached: true, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    const keep = (chunk: Buffer) => {
-      if (output.length < 4_096) output += chunk.toString("utf8");
-    };
-    child.stdout.on("data", keep);
-    child.stderr.on("data", keep);
-    const timer = setTimeout(() => signalGroup(child, "SIGKILL"), TEST_TIMEOUT_MS);
-    child.once("error", (err) => {
-      clearTimeout(timer);
-      resolve(`could not run ${command.binary}: ${err.message}`);
-    });
-    child.once("exit", (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) resolve(null);
-      else resolve(signal ? `nebula -test did not finish within ${TEST_TIMEOUT_MS / 1000} s` : lastErrorLine(output) || `nebula -test exited with ${code}`);
-    });
-  });
+    result = await runBounded(command.binary, ["-test", "-config", configPath], { timeoutMs: TEST_TIMEOUT_MS });
+  } catch (err) {
+    return `could not run ${command.binary}: ${(err as Error).message}`;
+  }
+  if (result.code === 0) return null;
+  if (result.timedOut) return `nebula -test did not finish within ${TEST_TIMEOUT_MS / 1000} s`;
+  return lastErrorLine(`${result.stderr}\n${result.stdout}`) || `nebula -test exited with ${result.code ?? result.signal}`;
 }
 
 /**

@@ -4,6 +4,7 @@
 // the listeners. Failures (platform unreachable, Thing deactivated or session lapsed, identity suspended)
 // are logged and held in status() for the platform_sync check; re-checks back off up to 5 min and the
 // loop never throws or exits.
+import { doublingDelay } from "../lib/backoff";
 import { readIfPresent } from "../lib/files";
 import type { Logger } from "../lib/log";
 import type { StatePaths } from "../state-paths";
@@ -108,7 +109,7 @@ export function startPlatformSync(options: PlatformSyncOptions): PlatformSync {
     }, ms);
   };
 
-  const nextDelay = () => (state.consecutiveFailures === 0 ? intervalMs : Math.min(intervalMs * 2 ** state.consecutiveFailures, MAX_BACKOFF_MS));
+  const nextDelay = () => (state.consecutiveFailures === 0 ? intervalMs : doublingDelay(intervalMs, state.consecutiveFailures, MAX_BACKOFF_MS));
 
   async function refreshIfDue(): Promise<void> {
     const now = clock.now();
