@@ -1,5 +1,7 @@
 // The wait between two dials of the hub: doubling from `initialMs` up to `maxMs`, with up to a fifth of
 // jitter so that a fleet cut off together does not return in lockstep.
+import { doublingDelay } from "../lib/backoff";
+
 export interface BackoffSettings {
   initialMs: number;
   maxMs: number;
@@ -15,7 +17,7 @@ export function createBackoff(settings: BackoffSettings, random: () => number = 
   let attempt = 0;
   return {
     next() {
-      const base = Math.min(settings.maxMs, settings.initialMs * 2 ** Math.min(attempt, 30));
+      const base = doublingDelay(settings.initialMs, Math.min(attempt, 30), settings.maxMs);
       attempt++;
       return Math.round(base * (1 - 0.2 * random()));
     },
