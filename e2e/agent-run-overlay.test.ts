@@ -157,7 +157,7 @@ describe("agent run with an overlay host: nebula managed from the platform, a pe
     // The new config is confirmed by the lighthouse handshake and the check is ok again.
     await readyWhen(url, (b) => checkOf(b, "overlay").state === "ok", { path: "/ready", after: new Date(), withinMs: 20_000 });
     expect(alive()).toBe(true);
-  });
+  }, BLOCK_WITHIN_MS + 60_000);
 
   it("SIGTERM: the agent exits 0 and leaves no nebula in device a's namespace", async () => {
     requireNet();
