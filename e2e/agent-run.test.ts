@@ -2,14 +2,13 @@
 // `agent enroll` with its one-time password on stdin, then `agent run` as its own process against the real
 // control plane and the pinned nats-server from `bus export`. Every scenario checks that the same process
 // lives through it (no exit, no restart loop) and comes back without an operator's action.
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { NatsConnection } from "@nats-io/transport-node";
 import type PocketBase from "pocketbase";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { AGENT_BUNDLE, startAgent, type AgentProcess } from "./harness/agent";
+import { runAgent, startAgent, type AgentProcess } from "./harness/agent";
 import { connectWithCreds, startPlatformWithBus, type PlatformWithBus } from "./harness/bus";
 import { freePort } from "./harness/ports";
 import { checkBecomes, checkOf, readyWhen } from "./harness/readiness";
@@ -49,11 +48,18 @@ afterAll(async () => {
 interface Device {
   id: string;
   code: string;
+  email: string;
   busUser: string;
   stateDir: string;
   agent: AgentProcess;
   /** The agent's /ready and /metrics base URL. */
   url: string;
+}
+
+/** `agent enroll` with the password on stdin, as an operator types it. */
+async function enroll(email: string, password: string, stateDir: string): Promise<void> {
+  const enrolled = await runAgent(["enroll", "--platform", bus.platform.url, "--email", email, "--state-dir", stateDir], `${password}\n`);
+  expect(enrolled.code, enrolled.stderr).toBe(0);
 }
 
 /** Creates a Thing with a bus identity, enrolls it (password on stdin) and runs the agent for it. */
@@ -62,12 +68,7 @@ async function enrolledAgent(): Promise<Device> {
     id: string; code: string; email: string; password: string;
   };
   const stateDir = join(scratch, made.code);
-  const enrolled = spawnSync(process.execPath, [AGENT_BUNDLE, "enroll", "--platform", bus.platform.url, "--email", made.email, "--state-dir", stateDir], {
-    input: `${made.password}\n`,
-    encoding: "utf8",
-    timeout: 20_000,
-  });
-  expect(enrolled.status, enrolled.stderr).toBe(0);
+  await enroll(made.email, made.password, stateDir);
   const port = await freePort();
   const agent = startAgent(["run"], {
     env: {
@@ -82,7 +83,7 @@ async function enrolledAgent(): Promise<Device> {
   });
   running.push(agent);
   const thing = await su.collection("things").getOne(made.id);
-  const device = { id: made.id, code: made.code, busUser: thing.bus_user as string, stateDir, agent, url: `http://127.0.0.1:${port}` };
+  const device = { id: made.id, code: made.code, email: made.email, busUser: thing.bus_user as string, stateDir, agent, url: `http://127.0.0.1:${port}` };
   await checkBecomes(device.url, "bus", "ok", { path: "/ready", withinMs: 20_000 });
   return device;
 }
@@ -181,7 +182,7 @@ describe("agent run, enrolled from a Thing created through POST /api/org/things"
     expect(alive(device)).toBe(true);
   });
 
-  it("Thing deactivated: platform_sync warns with the re-enroll command, the platform is re-checked with back-off, the process lives", async () => {
+  it("Thing deactivated: platform_sync warns with the re-enroll command, re-checked with back-off, the process lives; re-enrolled: back without a restart", async () => {
     const device = await enrolledAgent();
     await owner.collection("things").update(device.id, { active: false });
     const warned = await becomes(device, "platform_sync", "warn");
@@ -192,6 +193,14 @@ describe("agent run, enrolled from a Thing created through POST /api/org/things"
     await new Promise((r) => setTimeout(r, 8_000));
     // Back-off doubles from the 2 s interval: at most a few platform attempts in 8 s, not one per bus refusal.
     expect(linesSince(device, since, "platform sync failed")).toBeLessThanOrEqual(3);
+    expect(alive(device)).toBe(true);
+
+    // The remedy in fix: reactivated with a new password and enrolled again; the running agent takes it up.
+    const password = "a-new-password-123";
+    await su.collection("things").update(device.id, { active: true, password, passwordConfirm: password });
+    await enroll(device.email, password, device.stateDir);
+    await becomes(device, "platform_sync", "ok", 45_000);
+    await becomes(device, "bus", "ok", 45_000);
     expect(alive(device)).toBe(true);
   });
 

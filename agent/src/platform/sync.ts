@@ -10,7 +10,7 @@ import type { Logger } from "../lib/log";
 import type { StatePaths } from "../state-paths";
 import { PlatformError, type KeyMaterial, type OwnIdentity, type PlatformClient, type Rotated } from "./client";
 import { keepMaterial, overlayConfigPath, revisionOf, revisionOnDisk } from "./material";
-import { tokenExpiry, writeSession, type Session } from "./session";
+import { readSession, tokenExpiry, writeSession, type Session } from "./session";
 
 /** Spec 8.1: a Thing token lives 7 days; refreshed once it is a day old, so six days of outage are survivable. */
 export const TOKEN_LIFETIME_MS = 7 * 86_400_000;
@@ -156,7 +156,26 @@ export function startPlatformSync(options: PlatformSyncOptions): PlatformSync {
     state.overlayHostActive = identity.overlay_host?.active;
   }
 
+  /**
+   * `agent enroll` run again while the agent runs (after a deactivation, a new password) leaves a new session
+   * on disk; the running agent takes it on its next pass instead of retrying the refused one until a restart.
+   */
+  function adoptNewEnrollment(): void {
+    let onDisk: Session | undefined;
+    try {
+      onDisk = readSession(paths.session);
+    } catch {
+      return; // A damaged file is not an enrollment: keep the session held.
+    }
+    if (!onDisk || onDisk.token === session.token) return;
+    session = onDisk;
+    refreshedAt = clock.now();
+    state.tokenExpiresAt = session.token_expires;
+    logger.info("platform sync: new enrollment adopted", { thing: session.thing.code });
+  }
+
   async function syncOnce(): Promise<void> {
+    adoptNewEnrollment();
     await refreshIfDue();
     const poll = await client.identity(session.token);
     const wanted: KeyMaterial[] = [];
