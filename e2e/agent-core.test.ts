@@ -58,24 +58,28 @@ describe("agent run", () => {
   });
   afterAll(async () => agent?.stop());
 
-  it("answers /ready: 503 not probed until the first probe, then 200: task_metrics ok, not enrolled yet (warn), overlay skipped", async () => {
+  it("answers /ready from its snapshot: not probed at first, then an unenrolled agent's report (bus fails with the remedy: 503)", async () => {
     const first = await fetch(`${url}/ready`);
-    const firstBody = (await first.json()) as { state: string; checks: unknown[] };
+    const firstBody = (await first.json()) as { state: string };
     // The first probe starts right after the listener; the not-probed answer is caught only if it comes first.
-    if (first.status === 503) expect(firstBody).toMatchObject({ ready: false, state: "unprobed", checked: null, checks: [] });
-    else expect(first.status).toBe(200);
+    expect(first.status).toBe(503);
+    if (firstBody.state === "unprobed") expect(firstBody).toMatchObject({ ready: false, checked: null, checks: [] });
     expect(first.headers.get("cache-control")).toBe("no-store");
-    const body = await until(async () => {
+    const { status, body } = await until(async () => {
       const answer = await fetch(`${url}/ready`);
-      const json = (await answer.json()) as { checks: Array<{ name: string; state: string; detail?: string }> };
-      return answer.status === 200 && json.checks.find((c) => c.name === "task_metrics")?.detail === undefined ? json : undefined;
+      const json = (await answer.json()) as { state: string; checks: Array<{ name: string; state: string; detail?: string }> };
+      const sampled = json.checks.find((c) => c.name === "task_metrics")?.detail === undefined;
+      return json.state !== "unprobed" && sampled ? { status: answer.status, body: json } : undefined;
     }, 10_000);
+    expect(status).toBe(503);
     expect(body).toMatchObject({
-      ready: true,
-      state: "warn",
+      ready: false,
+      state: "fail",
       version: expect.any(String),
       checks: [
+        { name: "bus", state: "fail", detail: expect.stringContaining("not enrolled"), fix: expect.stringContaining("agent enroll") },
         { name: "overlay", state: "skipped" },
+        { name: "persistence", state: "skipped" },
         { name: "platform_sync", state: "warn", detail: expect.stringContaining("not enrolled"), fix: expect.stringContaining("agent enroll") },
         { name: "task_metrics", state: "ok" },
       ],
