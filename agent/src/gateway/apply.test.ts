@@ -26,7 +26,7 @@ describe("applying a leaf config", () => {
     expect(config).toContain('server_name: "gw-1"');
     expect(config).toContain('domain: "gw-1"');
     expect(config).toContain('http: "127.0.0.1:8222"');
-    expect(config).toContain(`include "${p.files.preload}"`);
+    expect(config).toContain('include "preload.conf"');
     expect(config).toContain('ping_interval: "10s"');
     expect(config).not.toContain("creds-1");
     expect(readFileSync(p.files.preload, "utf8")).toContain('"AACC": "acc.jwt.1"');

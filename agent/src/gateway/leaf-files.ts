@@ -2,7 +2,7 @@
 // configured, from the fields pinned then), the preload of the account and $SYS tokens (an included file,
 // rewritten whenever a token changes, then a SIGHUP), the creds file of the uplink, the JetStream store,
 // and applied.json (the fields the config was written from, to tell a changed hub identity).
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { LeafConfig } from "./leaf-config";
 
 export interface LeafFiles {
@@ -69,7 +69,8 @@ ping_max: ${PING_MAX}
 operator: ${q(pinned.operator_jwt)}
 system_account: ${q(pinned.sys_account_pub)}
 resolver: MEMORY
-include ${q(files.preload)}
+# nats-server resolves an include relative to this file's directory (an absolute path is not accepted).
+include ${q(basename(files.preload))}
 
 jetstream {
   store_dir: ${q(files.store)}

@@ -44,8 +44,8 @@ export function startLeafProcess(options: LeafProcessOptions): LeafProcess {
 
   const onLine = (_stream: string, line: string) => {
     if (!line) return;
-    // nats-server's own levels: [INF] [DBG] [TRC] [WRN] [ERR] [FTL].
-    if (/\[(WRN|ERR|FTL)\]/.test(line)) {
+    // nats-server's own levels: [INF] [DBG] [TRC] [WRN] [ERR] [FTL]; a config it refuses is a line without one.
+    if (/\[(WRN|ERR|FTL)\]/.test(line) || !/\[(INF|DBG|TRC)\]/.test(line)) {
       complaint = line.replace(/^.*?\[(WRN|ERR|FTL)\]\s*/, "").slice(0, 300);
       logger.warn("leaf server", { line });
     }
