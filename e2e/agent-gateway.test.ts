@@ -20,6 +20,7 @@ import { PASSWORD, client, createMember, createUser, unique } from "./harness/wo
 
 const PROMTOOL = "/usr/bin/promtool";
 const REFRESH = "2s";
+const UPLINK_RESTART_AFTER = "8s";
 
 let bus: PlatformWithBus;
 let su: PocketBase;
@@ -31,6 +32,8 @@ let url: string; // the agent's /ready and /metrics
 let leafUrl: string; // the site's bus
 let monitorPort: number;
 let gatewayCode: string;
+let gatewayBusUser: string;
+let stateDir: string;
 const scratch = mkdtempSync(join(tmpdir(), "agent-gateway-"));
 const open: NatsConnection[] = [];
 
@@ -47,10 +50,11 @@ beforeAll(async () => {
 
   // The gateway Thing, enrolled with its one-time password, then `agent run` in gateway mode.
   const made = (await owner.send("/api/org/things", { method: "POST", body: { name: unique("gateway"), bus: { mode: "auto" } } })) as {
-    code: string; email: string; password: string;
+    id: string; code: string; email: string; password: string;
   };
+  gatewayBusUser = (await su.collection("things").getOne(made.id)).bus_user as string;
   gatewayCode = made.code;
-  const stateDir = join(scratch, "state");
+  stateDir = join(scratch, "state");
   const enrolled = spawnSync(process.execPath, [AGENT_BUNDLE, "enroll", "--platform", bus.platform.url, "--email", made.email, "--state-dir", stateDir], {
     input: `${made.password}\n`, encoding: "utf8", timeout: 20_000,
   });
@@ -72,6 +76,7 @@ beforeAll(async () => {
       AGENT_GATEWAY_LISTEN: `127.0.0.1:${listen}`,
       AGENT_GATEWAY_MONITOR_PORT: String(monitor),
       AGENT_GATEWAY_LEAF_CONFIG_INTERVAL: REFRESH,
+      AGENT_GATEWAY_UPLINK_RESTART_AFTER: UPLINK_RESTART_AFTER,
     },
   });
 }, 120_000);
@@ -212,14 +217,40 @@ describe("agent run in gateway mode", () => {
     process.kill(pid, "SIGKILL");
     const down = await ready("bus_local", "fail", 15_000);
     expect(down.status).toBe(503);
-    const scraped = await (await fetch(`${url}/metrics`)).text();
-    expect(scraped).toMatch(/^agent_edge_bus_connected 0$/m);
-    // Server-derived series are omitted while the leaf's monitoring port does not answer.
-    expect(scraped).not.toMatch(/^agent_edge_bus_connections /m);
     const back = await ready("bus_local", "ok", 30_000);
     expect(checkOf(back.body, "bus_local").detail).not.toContain(`pid ${pid})`);
     await ready("hub_uplink", "ok", 30_000);
     await ready("bus", "ok", 45_000);
     expect(agent.child.exitCode).toBeNull();
+  });
+
+  it("an uplink the hub refuses while its leaf port accepts: the leaf is reloaded, then restarted, both logged and named in hub_uplink", async () => {
+    // The gateway's own bus identity suspended: the hub refuses the uplink's creds, its leaf port still accepts.
+    await owner.collection("bus_users").update(gatewayBusUser, { active: false });
+    try {
+      const reloaded = await readyWhen(url, (b) => /leaf reloaded at/.test(checkOf(b, "hub_uplink").detail ?? ""), { path: "/ready", withinMs: 40_000 });
+      // hub_uplink only warns; /ready is 503 here for another reason: the suspended identity is the agent's own, so bus fails.
+      expect(checkOf(reloaded.body, "hub_uplink").state).toBe("warn");
+      const restarted = await readyWhen(url, (b) => /leaf restarted at/.test(checkOf(b, "hub_uplink").detail ?? ""), { path: "/ready", withinMs: 40_000 });
+      expect(checkOf(restarted.body, "hub_uplink").state).toBe("warn");
+      expect(agent.logs.some((l) => l.msg === "gateway: reloading the leaf server" && String(l.reason).includes("leaf port"))).toBe(true);
+      expect(agent.logs.some((l) => l.msg === "gateway: restarting the leaf server" && String(l.reason).includes("leaf port"))).toBe(true);
+    } finally {
+      await owner.collection("bus_users").update(gatewayBusUser, { active: true });
+    }
+    await ready("hub_uplink", "ok", 60_000);
+    await ready("bus", "ok", 60_000);
+  });
+
+  it("agent gateway reconfigure: the running agent writes the leaf config anew from the hub and restarts the leaf", async () => {
+    const since = Date.now();
+    const done = spawnSync(process.execPath, [AGENT_BUNDLE, "gateway", "reconfigure", "--state-dir", stateDir], { encoding: "utf8", timeout: 20_000 });
+    expect(done.status, done.stderr).toBe(0);
+    expect(done.stdout).toContain("applied.json");
+    await agent.waitForLog((l) => l.msg === "gateway: leaf configured" && Date.parse(String(l.time)) >= since, 20_000);
+    await agent.waitForLog((l) => l.msg === "gateway: leaf server started" && Date.parse(String(l.time)) >= since, 20_000);
+    await ready("bus_local", "ok");
+    await ready("hub_uplink", "ok");
+    await ready("sync", "ok");
   });
 });

@@ -26,7 +26,7 @@ export interface LeafProcessOptions {
   logger: Logger;
 }
 
-const FIRST_RETRY_MS = 500;
+const FIRST_RETRY_MS = 1_000;
 const MAX_RETRY_MS = 30_000;
 /** A leaf that lived this long was a success: its next death starts the back-off afresh. */
 const STABLE_MS = 30_000;
