@@ -316,6 +316,38 @@ describe("GET /api/me/leaf-config", () => {
     }
     expect((await fetch(`${bus.platform.url}/api/me/leaf-config`, { headers: { Authorization: owner.authStore.token } })).status).toBe(403);
   });
+
+  it("carries an ETag: an unchanged poll answers 304 with no body; a revoked credential changes the tag", async () => {
+    const owner = await w.client("owner");
+    const made = await owner.send("/api/org/things", { method: "POST", body: { name: unique("gateway"), bus: { mode: "auto" } } });
+    const device = client(bus.platform.url);
+    await device.collection("things").authWithPassword(made.email, made.password);
+    const get = (headers: Record<string, string> = {}) =>
+      fetch(`${bus.platform.url}/api/me/leaf-config`, { headers: { Authorization: device.authStore.token, ...headers } });
+
+    const first = await get();
+    expect(first.status).toBe(200);
+    const tag = first.headers.get("ETag") ?? "";
+    expect(tag).toMatch(/^"[0-9a-f]{64}"$/);
+    expect(first.headers.get("Cache-Control")).toBe("no-store");
+    expect(Object.keys(await first.json())).toHaveLength(10);
+
+    const unchanged = await get({ "If-None-Match": tag });
+    expect(unchanged.status).toBe(304);
+    expect(unchanged.headers.get("ETag")).toBe(tag);
+    expect(await unchanged.text()).toBe("");
+    expect((await get({ "If-None-Match": `"other", W/${tag}` })).status).toBe(304);
+    expect((await get({ "If-None-Match": '"other"' })).status).toBe(200);
+
+    // Revoke-and-replace changes the creds: the old tag no longer matches, the new answer carries the new creds.
+    const thing = await w.su.collection("things").getOne(made.id);
+    await w.su.collection("bus_users").update(thing.bus_user, { revoke: true });
+    const replaced = (await w.su.collection("bus_users").getOne(thing.bus_user)).creds_file as string;
+    const after = await get({ "If-None-Match": tag });
+    expect(after.status).toBe(200);
+    expect(after.headers.get("ETag")).not.toBe(tag);
+    expect(((await after.json()) as { creds: string }).creds).toBe(replaced);
+  });
 });
 
 describe("a bus outage", () => {

@@ -11,6 +11,7 @@ import { installService } from "./service/install";
 import { UNIT_NAME } from "./service/unit";
 import { AGENT_VERSION } from "./version";
 import { enrollCommand } from "./platform/enroll";
+import { reconfigureGateway } from "./gateway/reconfigure";
 
 interface Command {
   /** Words after `agent`, e.g. ["service", "install"]. */
@@ -52,6 +53,18 @@ const COMMANDS: Command[] = [
       const email = requiredFlag(flags, "enroll", "email");
       const stateDir = typeof flags["state-dir"] === "string" ? flags["state-dir"] : loadAgentConfig(processSources(configPath(flags))).state_dir;
       return enrollCommand({ platform, email, stateDir }, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+    },
+  },
+  {
+    words: ["gateway", "reconfigure"],
+    summary: "Re-run the leaf configuration of a gateway: the running agent applies the hub's current leaf config and restarts the leaf.",
+    flags: {
+      ...CONFIG_FLAG,
+      "state-dir": { boolean: false, value: "dir", help: "The gateway's state directory (default: state_dir of the config)." },
+    },
+    run: async (flags) => {
+      const stateDir = typeof flags["state-dir"] === "string" ? flags["state-dir"] : loadAgentConfig(processSources(configPath(flags))).state_dir;
+      return reconfigureGateway(stateDir, process.stdout);
     },
   },
   {

@@ -10,6 +10,7 @@ import { createAgentMetrics, type AgentMetrics } from "./http/metrics";
 import { startObservabilityServer } from "./http/server";
 import type { Logger } from "./lib/log";
 import { startBus } from "./bus/component";
+import { startGateway } from "./gateway/component";
 import { startOverlay } from "./overlay/component";
 import { startPlatform } from "./platform/component";
 import { statePaths, type StatePaths } from "./state-paths";
@@ -36,12 +37,14 @@ export interface Component {
 }
 
 /**
- * The components after the core, in order: platform sync first (the others subscribe to it), then the
- * bus and the overlay; sync begins only once all have subscribed, so none misses the first credentials it hands over.
+ * The components after the core, in order: platform sync first (the others subscribe to it), then a
+ * gateway's leaf (the bus connection dials it), the bus and the overlay; sync begins only once all have
+ * subscribed, so none misses the first credentials it hands over.
  */
 async function startComponents(context: AgentContext, started: Component[]): Promise<void> {
   const platform = startPlatform(context);
   started.push(platform);
+  if (context.config.gateway.enabled) started.push(startGateway(context, platform));
   started.push(startBus(context, platform));
   started.push(await startOverlay(context, platform));
   platform.begin();

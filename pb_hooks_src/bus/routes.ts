@@ -1,6 +1,8 @@
 // HTTP glue of the bus routes.
 import { currentConfig } from "../config/runtime";
 import { forbidden } from "../lib/errors";
+import { entityTag, noneMatchHits } from "../lib/etag";
+import { requestOf } from "../lib/events";
 import { readJsonObject, respond } from "../lib/request";
 import { collectionNames } from "../schema/names";
 import { activeMembership } from "../tenancy/active";
@@ -8,14 +10,22 @@ import { manageSigningKeys } from "./keys";
 import { leafConfig } from "./leaf";
 import { rotateOwnCredential } from "./rotate";
 
-/** GET /api/me/leaf-config (things session) */
+/**
+ * GET /api/me/leaf-config (things session). Carries an ETag over the ten fields; a poll whose
+ * If-None-Match names it answers 304 with no body, so an unchanged configuration sends no key material.
+ * no-store still holds: the answer carries a credential, which no shared cache may keep.
+ */
 export function leafConfigRoute(e: core.RequestEvent): void {
   respond(e, () => {
     const config = currentConfig();
     const n = collectionNames(config);
     if (!e.auth || e.auth.collection().name !== n.things) throw forbidden("this route needs a Thing session");
+    const body = leafConfig(e.app, n, config, e.auth);
+    const tag = entityTag($security.sha256(JSON.stringify(body)));
     e.response.header().set("Cache-Control", "no-store");
-    return { status: 200, body: leafConfig(e.app, n, config, e.auth) };
+    e.response.header().set("ETag", tag);
+    if (noneMatchHits(requestOf(e).header.get("If-None-Match"), tag)) return { status: 304, body: undefined };
+    return { status: 200, body };
   });
 }
 

@@ -16,7 +16,10 @@ export function readJsonObject(e: core.RequestEvent, allowEmpty = false): JsonOb
   return parseJsonRequest(contentType, bytes.length ? toString(bytes) : "", allowEmpty, bytes.length);
 }
 
-/** Runs a route; a RouteError becomes its status with `{status, message, data}` like PocketBase's own. */
+/**
+ * Runs a route; a RouteError becomes its status with `{status, message, data}` like PocketBase's own. An
+ * undefined body answers the status with no content (a 304).
+ */
 export function respond(e: core.RequestEvent, handler: () => { status: number; body: unknown }): void {
   let result: { status: number; body: unknown };
   try {
@@ -28,5 +31,6 @@ export function respond(e: core.RequestEvent, handler: () => { status: number; b
     }
     throw err;
   }
-  e.json(result.status, result.body);
+  if (result.body === undefined) e.noContent(result.status);
+  else e.json(result.status, result.body);
 }

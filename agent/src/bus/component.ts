@@ -1,10 +1,12 @@
 // The bus side of `agent run`: the connection to the hub with the Thing's creds, the bus and persistence
 // checks, heartbeat and telemetry, and the commands. Creds come from platform sync (the file enrollment
 // wrote, then each one sync adopts; an authorization error from the hub asks sync to look at once) or,
-// with bus.creds set, from that file. Before enrollment the bus check fails with the remedy.
+// with bus.creds set, from that file. Before enrollment the bus check fails with the remedy. A gateway's
+// connection dials its own local leaf instead of the hub, so it keeps working while the site is islanded.
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { parseDuration } from "../../../pb_hooks_src/config/duration";
+import { localLeafUrl } from "../gateway/addresses";
 import { readIfPresent } from "../lib/files";
 import type { PlatformComponent } from "../platform/component";
 import { readSession } from "../platform/session";
@@ -22,7 +24,14 @@ import { agentSubjects } from "./subjects";
 /** Bounds the persistence check's look, inside the registry's 2 s per check. */
 const PERSISTENCE_LOOK_MS = 1_500;
 
-export function startBus(context: AgentContext, platform: PlatformComponent): Component {
+export interface BusComponent extends Component {
+  /** The open connection, if any (the gateway's kv sync works over it). */
+  current(): NatsConnection | undefined;
+  /** Runs on every new connection (subscriptions live and die with their connection). */
+  onConnected(listener: (nc: NatsConnection) => void): void;
+}
+
+export function startBus(context: AgentContext, platform: PlatformComponent): BusComponent {
   const { config, paths, logger, health } = context;
   const startedAt = new Date();
   let running: { connection: BusConnection; probe: PersistenceProbe; stopPublishing(): void } | undefined;
@@ -30,6 +39,8 @@ export function startBus(context: AgentContext, platform: PlatformComponent): Co
   let waiting: BusState = { connected: false, kind: "no_creds", reason: "not enrolled: no bus credentials yet", since: Date.now() };
   const telemetryOfAll = `${config.bus.subject_prefix}.*.telemetry`;
   const current = { state: () => running?.connection.state() ?? waiting, current: () => running?.connection.current() };
+  // Listeners added before the connection exists are handed to it when it starts.
+  const connectedListeners: ((nc: NatsConnection) => void)[] = [];
   health.register(busCheck(current));
   // The check skips before looking while there is no connection, so `running` is set whenever it looks.
   const look = (nc: NatsConnection): Promise<PersistenceView> => running?.probe.look(nc) ?? Promise.resolve({ usable: false, reason: "not connected" });
@@ -39,7 +50,7 @@ export function startBus(context: AgentContext, platform: PlatformComponent): Co
     let servers: string[];
     let subjects: ReturnType<typeof agentSubjects>;
     try {
-      servers = busServers(config.bus.servers, platformUrl);
+      servers = config.gateway.enabled ? [localLeafUrl(config.gateway.listen)] : busServers(config.bus.servers, platformUrl);
       subjects = agentSubjects(config.bus.subject_prefix, code);
     } catch (err) {
       waiting = { connected: false, kind: "other", reason: (err as Error).message, since: Date.now() };
@@ -76,6 +87,7 @@ export function startBus(context: AgentContext, platform: PlatformComponent): Co
       logger,
     });
     running = { connection, probe, stopPublishing: publishing.stop };
+    for (const listener of connectedListeners) connection.onConnected(listener);
     logger.info("bus: connecting", { servers: servers.join(" "), subjects: `${config.bus.subject_prefix}.${code}.>` });
     return connection;
   };
@@ -98,6 +110,11 @@ export function startBus(context: AgentContext, platform: PlatformComponent): Co
   }
   return {
     name: "bus",
+    current: current.current,
+    onConnected(listener) {
+      connectedListeners.push(listener);
+      running?.connection.onConnected(listener);
+    },
     stop: async () => {
       running?.stopPublishing();
       await running?.connection.stop();

@@ -51,35 +51,59 @@ export interface ClientOptions {
 
 const THINGS = "things";
 
+/** One request's answer, whatever its status. */
+export interface PlatformAnswer {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+export interface ExchangeOptions {
+  token?: string;
+  body?: object;
+  headers?: Record<string, string>;
+  timeoutMs: number;
+  fetch?: typeof fetch;
+}
+
+/** One request to the platform at `url` (normalized), bounded in time; PlatformError(0) when it does not answer. */
+export async function exchange(url: string, method: string, path: string, options: ExchangeOptions): Promise<PlatformAnswer> {
+  const headers: Record<string, string> = { Accept: "application/json", ...options.headers };
+  if (options.token) headers.Authorization = options.token;
+  if (options.body) headers["Content-Type"] = "application/json";
+  let response: Response;
+  try {
+    response = await (options.fetch ?? fetch)(`${url}${path}`, {
+      method,
+      headers,
+      body: options.body ? JSON.stringify(options.body) : undefined,
+      signal: AbortSignal.timeout(options.timeoutMs),
+      redirect: "error",
+    });
+  } catch (err) {
+    throw new PlatformError(0, `platform ${url} unreachable: ${reasonOf(err, options.timeoutMs)}`);
+  }
+  const text = await response.text().catch(() => "");
+  return { status: response.status, headers: response.headers, text };
+}
+
+/** The answer's JSON; a non-2xx status or a body that is not JSON is a PlatformError carrying only PocketBase's message. */
+export function jsonOf<T>(method: string, path: string, answer: PlatformAnswer): T {
+  const route = `${method} ${path.split("?")[0]}`;
+  if (answer.status < 200 || answer.status > 299) throw new PlatformError(answer.status, `${route}: ${answer.status} ${messageOf(answer.text)}`);
+  try {
+    return JSON.parse(answer.text) as T;
+  } catch {
+    throw new PlatformError(answer.status, `${route}: the answer is not JSON`);
+  }
+}
+
 export function createPlatformClient(baseUrl: string, options: ClientOptions = {}): PlatformClient {
   const url = normalizeUrl(baseUrl);
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const send = options.fetch ?? fetch;
 
-  async function request<T>(method: string, path: string, token: string | undefined, body?: object): Promise<T> {
-    const headers: Record<string, string> = { Accept: "application/json" };
-    if (token) headers.Authorization = token;
-    if (body) headers["Content-Type"] = "application/json";
-    let response: Response;
-    try {
-      response = await send(`${url}${path}`, {
-        method,
-        headers,
-        body: body ? JSON.stringify(body) : undefined,
-        signal: AbortSignal.timeout(timeoutMs),
-        redirect: "error",
-      });
-    } catch (err) {
-      throw new PlatformError(0, `platform ${url} unreachable: ${reasonOf(err, timeoutMs)}`);
-    }
-    const text = await response.text().catch(() => "");
-    if (!response.ok) throw new PlatformError(response.status, `${method} ${path.split("?")[0]}: ${response.status} ${messageOf(text)}`);
-    try {
-      return JSON.parse(text) as T;
-    } catch {
-      throw new PlatformError(response.status, `${method} ${path.split("?")[0]}: the answer is not JSON`);
-    }
-  }
+  const request = async <T>(method: string, path: string, token: string | undefined, body?: object): Promise<T> =>
+    jsonOf<T>(method, path, await exchange(url, method, path, { token, body, timeoutMs, fetch: options.fetch }));
 
   const auth = async (answer: Promise<{ token: string; record: ThingRecord }>): Promise<ThingAuth> => {
     const { token, record } = await answer;

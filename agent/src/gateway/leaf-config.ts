@@ -1,0 +1,41 @@
+// GET /api/me/leaf-config for the gateway (spec 4.2): the ten fields, asked with If-None-Match so an
+// unchanged configuration comes back as a 304 with no key material.
+import { exchange, jsonOf, normalizeUrl, PlatformError } from "../platform/client";
+
+/** The ten fields; their names are a cross-component contract (spec 9.5). */
+export interface LeafConfig {
+  code: string;
+  domain: string;
+  creds: string;
+  account_jwt: string;
+  account_pub: string;
+  operator_jwt: string;
+  sys_account_jwt: string;
+  sys_account_pub: string;
+  hub_leaf_url: string;
+  hub_domain: string;
+}
+
+export const LEAF_CONFIG_FIELDS = [
+  "code", "domain", "creds", "account_jwt", "account_pub", "operator_jwt", "sys_account_jwt", "sys_account_pub", "hub_leaf_url", "hub_domain",
+] as const satisfies readonly (keyof LeafConfig)[];
+
+export type LeafConfigAnswer = { changed: false } | { changed: true; config: LeafConfig; etag: string | undefined };
+
+const PATH = "/api/me/leaf-config";
+
+/** Reads the leaf config; `etag` (the last one seen) turns an unchanged answer into `{changed: false}`. */
+export async function fetchLeafConfig(platform: string, token: string, etag: string | undefined, timeoutMs = 10_000): Promise<LeafConfigAnswer> {
+  const answer = await exchange(normalizeUrl(platform), "GET", PATH, { token, headers: etag ? { "If-None-Match": etag } : {}, timeoutMs });
+  if (answer.status === 304) return { changed: false };
+  const config = parseLeafConfig(jsonOf<unknown>("GET", PATH, answer));
+  return { changed: true, config, etag: answer.headers.get("ETag") ?? undefined };
+}
+
+/** The ten fields as strings, or a PlatformError naming the first one missing (a platform older than the agent). */
+export function parseLeafConfig(value: unknown): LeafConfig {
+  const record = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
+  const missing = LEAF_CONFIG_FIELDS.find((field) => typeof record[field] !== "string" || record[field] === "");
+  if (missing !== undefined) throw new PlatformError(200, `GET ${PATH}: the answer has no ${missing}`);
+  return Object.fromEntries(LEAF_CONFIG_FIELDS.map((field) => [field, record[field]])) as unknown as LeafConfig;
+}
