@@ -75,6 +75,8 @@ export function startBus(context: AgentContext, platform: PlatformComponent): Co
       },
       logger,
     });
+    // /ready turns 200 when the bus is up: right away, not at the next probe (observability.interval).
+    connection.onConnected(() => health.refresh());
     running = { connection, probe, stopPublishing: publishing.stop };
     logger.info("bus: connecting", { servers: servers.join(" "), subjects: `${config.bus.subject_prefix}.${code}.>` });
     return connection;
