@@ -1,8 +1,9 @@
-// A small fetch client of the control plane for one Thing: sign-in, token refresh, its own identities
+// A small HTTP client of the control plane for one Thing: sign-in, token refresh, its own identities
 // (GET /api/me/identity) and the rotation of its bus credential. Every request is bounded in time. An
 // error carries the HTTP status (0: the platform did not answer) and PocketBase's message, never a body
 // that could hold key material.
 import type { KeyMaterial, OwnIdentity } from "../../../pb_hooks_src/inventory/identity-view";
+import { sendRequest, type HttpAnswer } from "../lib/http-request";
 
 export type { KeyMaterial, OwnIdentity };
 
@@ -46,7 +47,6 @@ export interface PlatformClient {
 export interface ClientOptions {
   /** Bound of every request, connection included (default 10 s). */
   timeoutMs?: number;
-  fetch?: typeof fetch;
 }
 
 const THINGS = "things";
@@ -54,26 +54,20 @@ const THINGS = "things";
 export function createPlatformClient(baseUrl: string, options: ClientOptions = {}): PlatformClient {
   const url = normalizeUrl(baseUrl);
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const send = options.fetch ?? fetch;
 
   async function request<T>(method: string, path: string, token: string | undefined, body?: object): Promise<T> {
     const headers: Record<string, string> = { Accept: "application/json" };
     if (token) headers.Authorization = token;
     if (body) headers["Content-Type"] = "application/json";
-    let response: Response;
+    // A redirect is not followed: its 3xx is an error like any other status outside 2xx.
+    let response: HttpAnswer;
     try {
-      response = await send(`${url}${path}`, {
-        method,
-        headers,
-        body: body ? JSON.stringify(body) : undefined,
-        signal: AbortSignal.timeout(timeoutMs),
-        redirect: "error",
-      });
+      response = await sendRequest(`${url}${path}`, { method, headers, body: body ? JSON.stringify(body) : undefined, timeoutMs });
     } catch (err) {
       throw new PlatformError(0, `platform ${url} unreachable: ${reasonOf(err, timeoutMs)}`);
     }
-    const text = await response.text().catch(() => "");
-    if (!response.ok) throw new PlatformError(response.status, `${method} ${path.split("?")[0]}: ${response.status} ${messageOf(text)}`);
+    const { text } = response;
+    if (response.status < 200 || response.status > 299) throw new PlatformError(response.status, `${method} ${path.split("?")[0]}: ${response.status} ${messageOf(text)}`);
     try {
       return JSON.parse(text) as T;
     } catch {
@@ -125,9 +119,8 @@ function messageOf(text: string): string {
 
 function reasonOf(err: unknown, timeoutMs: number): string {
   if (err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError")) return `no answer within ${timeoutMs} ms`;
-  // undici's "fetch failed" says nothing; its cause names the reason (ECONNREFUSED, bad port, ...).
-  const cause = err instanceof Error ? (err.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
-  if (typeof cause?.code === "string") return cause.code;
-  if (typeof cause?.message === "string" && cause.message) return cause.message.split("\n")[0];
+  // A socket error's code names the reason (ECONNREFUSED, ENOTFOUND, ...) better than its message.
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code === "string") return code;
   return err instanceof Error ? err.message.split("\n")[0] : String(err);
 }
