@@ -176,7 +176,7 @@ describe("agent service install", () => {
     const install = startAgent(["service", "install", "--user", "--config", config, "--unit-dir", unitDir]);
     expect(await install.exited).toBe(0);
     const unit = readFileSync(join(unitDir, "iot-agent.service"), "utf8");
-    expect(unit).toContain(`ExecStart=${process.execPath} ${AGENT_BUNDLE} run --config ${config}\n`);
+    expect(unit).toContain(`ExecStart=${process.execPath} --max-semi-space-size=1 ${AGENT_BUNDLE} run --config ${config}\n`);
     expect(unit).toMatch(/^Restart=on-failure$/m);
     expect(unit).toMatch(/^RestartSec=\d+s$/m);
     expect(unit).not.toContain(TOKEN);

@@ -1,8 +1,9 @@
 // Runs the real agent bundle (agent/dist/agent.mjs, built by `make agent`) as a child process and reads
-// its JSON log lines.
+// its JSON log lines. Node gets the flags the service unit gives it (agent/src/service/node-flags.ts).
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { runBounded } from "../../agent/src/lib/child";
+import { AGENT_NODE_FLAGS } from "../../agent/src/service/node-flags";
 import { REPO_ROOT } from "./process";
 import type { World } from "./world";
 
@@ -38,7 +39,7 @@ function agentEnv(options: AgentOptions): NodeJS.ProcessEnv {
 
 /** Runs an agent command to completion (e.g. `enroll`) with `input` on stdin, bounded in time; code -1 when killed. */
 export async function runAgent(args: string[], input: string, options: AgentOptions = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  const result = await runBounded(process.execPath, [AGENT_BUNDLE, ...args], { env: agentEnv(options), cwd: options.cwd ?? REPO_ROOT, input, timeoutMs: 20_000 });
+  const result = await runBounded(process.execPath, [...AGENT_NODE_FLAGS, AGENT_BUNDLE, ...args], { env: agentEnv(options), cwd: options.cwd ?? REPO_ROOT, input, timeoutMs: 20_000 });
   return { code: result.code ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -58,7 +59,7 @@ export async function createThing(w: World, body: Record<string, unknown>): Prom
 
 export function startAgent(args: string[], options: AgentOptions = {}): AgentProcess {
   const env = agentEnv(options);
-  const child = spawn(process.execPath, [AGENT_BUNDLE, ...args], { env, cwd: options.cwd ?? REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...AGENT_NODE_FLAGS, AGENT_BUNDLE, ...args], { env, cwd: options.cwd ?? REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] });
   const logs: LogLine[] = [];
   const waiters: Array<{ match: (line: LogLine) => boolean; resolve: (line: LogLine) => void }> = [];
   let stderr = "";

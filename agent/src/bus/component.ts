@@ -86,6 +86,8 @@ export function startBus(context: AgentContext, platform: PlatformComponent): Bu
       },
       logger,
     });
+    // /ready turns 200 when the bus is up: right away, not at the next probe (observability.interval).
+    connection.onConnected(() => health.refresh());
     running = { connection, probe, stopPublishing: publishing.stop };
     for (const listener of connectedListeners) connection.onConnected(listener);
     logger.info("bus: connecting", { servers: servers.join(" "), subjects: `${config.bus.subject_prefix}.${code}.>` });

@@ -29,7 +29,7 @@ export async function fetchLeafConfig(platform: string, token: string, etag: str
   const answer = await exchange(normalizeUrl(platform), "GET", PATH, { token, headers: etag ? { "If-None-Match": etag } : {}, timeoutMs });
   if (answer.status === 304) return { changed: false };
   const config = parseLeafConfig(jsonOf<unknown>("GET", PATH, answer));
-  return { changed: true, config, etag: answer.headers.get("ETag") ?? undefined };
+  return { changed: true, config, etag: answer.header("etag") };
 }
 
 /** The ten fields as strings, or a PlatformError naming the first one missing (a platform older than the agent). */

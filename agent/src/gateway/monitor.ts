@@ -1,5 +1,6 @@
 // Reads of the leaf's loopback monitoring port (/varz, /leafz), each bounded; undefined when the port
 // does not answer, so the series derived from it are omitted rather than zeroed (spec 4.4).
+import { sendRequest } from "../lib/http-request";
 
 export interface LeafView {
   /** Client connections to the leaf (devices and the agent). */
@@ -26,8 +27,9 @@ export function leafMonitor(port: number): LeafMonitor {
   const read = async <T>(path: string): Promise<T | undefined> => {
     if (port === 0) return undefined;
     try {
-      const answer = await fetch(`http://127.0.0.1:${port}${path}`, { signal: AbortSignal.timeout(TIMEOUT_MS) });
-      return answer.ok ? ((await answer.json()) as T) : undefined;
+      // node:http, not fetch (lib/http-request.ts says why).
+      const answer = await sendRequest(`http://127.0.0.1:${port}${path}`, { method: "GET", headers: {}, timeoutMs: TIMEOUT_MS });
+      return answer.status === 200 ? (JSON.parse(answer.text) as T) : undefined;
     } catch {
       return undefined;
     }

@@ -40,6 +40,27 @@ describe("HealthRegistry", () => {
     expect(Object.keys(checks[0])).toEqual(["name", "state", "detail", "fix", "took"]);
   });
 
+  it("refresh() probes at once between the interval's probes, once started; not before start or after stop", async () => {
+    let state: CheckOutcome["state"] = "fail";
+    const health = registry();
+    health.register(check("bus", async () => ({ state })));
+    health.refresh();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(health.snapshot()).toBeUndefined();
+    health.start();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(health.report().status).toBe(503);
+    state = "ok";
+    health.refresh();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(health.report().status).toBe(200);
+    health.stop();
+    state = "fail";
+    health.refresh();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(health.report().status).toBe(200);
+  });
+
   it("turns a throw (sync or async) into a fail and a hung check into a fail naming the bound", async () => {
     const health = registry();
     health.register({ name: "sync_throw", run: () => { throw new Error("boom\nstack"); } });

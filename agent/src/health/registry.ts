@@ -40,6 +40,7 @@ export class HealthRegistry implements ReadinessSource {
   private last: Snapshot | undefined;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  private running = false;
   private readonly timeoutMs: number;
   private readonly startedAt: Date;
   private readonly now: () => Date;
@@ -59,6 +60,7 @@ export class HealthRegistry implements ReadinessSource {
   /** Probes at once, then every interval (counted from the start of each probe) until stop(). */
   start(): void {
     this.stopped = false;
+    this.running = true;
     const loop = async () => {
       const started = Date.now();
       await this.probe();
@@ -70,7 +72,17 @@ export class HealthRegistry implements ReadinessSource {
 
   stop(): void {
     this.stopped = true;
+    this.running = false;
     clearTimeout(this.timer);
+  }
+
+  /**
+   * Probes at once, between the interval's probes, once start() has run: a component whose state just
+   * changed (the bus connected) is seen by /ready now, not up to a whole observability.interval later.
+   * A check still running is awaited, not started twice.
+   */
+  refresh(): void {
+    if (this.running) void this.probe();
   }
 
   /** Runs every check once, concurrently, and makes the results the snapshot. */

@@ -1,8 +1,9 @@
-// A small fetch client of the control plane for one Thing: sign-in, token refresh, its own identities
+// A small HTTP client of the control plane for one Thing: sign-in, token refresh, its own identities
 // (GET /api/me/identity) and the rotation of its bus credential. Every request is bounded in time. An
 // error carries the HTTP status (0: the platform did not answer) and PocketBase's message, never a body
 // that could hold key material.
 import type { KeyMaterial, OwnIdentity } from "../../../pb_hooks_src/inventory/identity-view";
+import { sendRequest, type HttpAnswer } from "../lib/http-request";
 
 export type { KeyMaterial, OwnIdentity };
 
@@ -46,45 +47,33 @@ export interface PlatformClient {
 export interface ClientOptions {
   /** Bound of every request, connection included (default 10 s). */
   timeoutMs?: number;
-  fetch?: typeof fetch;
 }
 
 const THINGS = "things";
 
 /** One request's answer, whatever its status. */
-export interface PlatformAnswer {
-  status: number;
-  headers: Headers;
-  text: string;
-}
+export type PlatformAnswer = HttpAnswer;
 
 export interface ExchangeOptions {
   token?: string;
   body?: object;
   headers?: Record<string, string>;
   timeoutMs: number;
-  fetch?: typeof fetch;
 }
 
-/** One request to the platform at `url` (normalized), bounded in time; PlatformError(0) when it does not answer. */
+/**
+ * One request to the platform at `url` (normalized), bounded in time; PlatformError(0) when it does not
+ * answer. A redirect is not followed: its 3xx is an error like any other status outside 2xx.
+ */
 export async function exchange(url: string, method: string, path: string, options: ExchangeOptions): Promise<PlatformAnswer> {
   const headers: Record<string, string> = { Accept: "application/json", ...options.headers };
   if (options.token) headers.Authorization = options.token;
   if (options.body) headers["Content-Type"] = "application/json";
-  let response: Response;
   try {
-    response = await (options.fetch ?? fetch)(`${url}${path}`, {
-      method,
-      headers,
-      body: options.body ? JSON.stringify(options.body) : undefined,
-      signal: AbortSignal.timeout(options.timeoutMs),
-      redirect: "error",
-    });
+    return await sendRequest(`${url}${path}`, { method, headers, body: options.body ? JSON.stringify(options.body) : undefined, timeoutMs: options.timeoutMs });
   } catch (err) {
     throw new PlatformError(0, `platform ${url} unreachable: ${reasonOf(err, options.timeoutMs)}`);
   }
-  const text = await response.text().catch(() => "");
-  return { status: response.status, headers: response.headers, text };
 }
 
 /** The answer's JSON; a non-2xx status or a body that is not JSON is a PlatformError carrying only PocketBase's message. */
@@ -103,7 +92,7 @@ export function createPlatformClient(baseUrl: string, options: ClientOptions = {
   const timeoutMs = options.timeoutMs ?? 10_000;
 
   const request = async <T>(method: string, path: string, token: string | undefined, body?: object): Promise<T> =>
-    jsonOf<T>(method, path, await exchange(url, method, path, { token, body, timeoutMs, fetch: options.fetch }));
+    jsonOf<T>(method, path, await exchange(url, method, path, { token, body, timeoutMs }));
 
   const auth = async (answer: Promise<{ token: string; record: ThingRecord }>): Promise<ThingAuth> => {
     const { token, record } = await answer;
@@ -149,9 +138,8 @@ function messageOf(text: string): string {
 
 function reasonOf(err: unknown, timeoutMs: number): string {
   if (err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError")) return `no answer within ${timeoutMs} ms`;
-  // undici's "fetch failed" says nothing; its cause names the reason (ECONNREFUSED, bad port, ...).
-  const cause = err instanceof Error ? (err.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
-  if (typeof cause?.code === "string") return cause.code;
-  if (typeof cause?.message === "string" && cause.message) return cause.message.split("\n")[0];
+  // A socket error's code names the reason (ECONNREFUSED, ENOTFOUND, ...) better than its message.
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code === "string") return code;
   return err instanceof Error ? err.message.split("\n")[0] : String(err);
 }

@@ -14,12 +14,12 @@ function sources(files: Record<string, string>, configPath?: string): AgentConfi
 }
 
 describe("renderUnit", () => {
-  it("runs node with the bundle and the config, restarts on failure after a pause", () => {
+  it("runs node with the agent's node flags, the bundle and the config, restarts on failure after a pause", () => {
     const unit = renderUnit({ nodePath: "/usr/bin/node", bundlePath: "/opt/agent/agent.mjs", configPath: "/etc/iot-agent/agent.yaml", user: false });
-    expect(unit).toContain("ExecStart=/usr/bin/node /opt/agent/agent.mjs run --config /etc/iot-agent/agent.yaml\n");
+    expect(unit).toContain("ExecStart=/usr/bin/node --max-semi-space-size=1 /opt/agent/agent.mjs run --config /etc/iot-agent/agent.yaml\n");
     expect(unit).toContain("Restart=on-failure\nRestartSec=5s\n");
     expect(unit).toContain("WantedBy=multi-user.target\n");
-    expect(renderUnit({ nodePath: "/n", bundlePath: "/b", user: true })).toContain("ExecStart=/n /b run\n");
+    expect(renderUnit({ nodePath: "/n", bundlePath: "/b", user: true })).toContain("ExecStart=/n --max-semi-space-size=1 /b run\n");
   });
 
   it("quotes arguments systemd would split or expand", () => {
@@ -35,7 +35,7 @@ describe("installService", () => {
     const path = await installService({ sources: sources(files), user: true, unitDir: dir, nodePath: "/usr/bin/node", bundlePath: "dist/agent.mjs" });
     expect(path).toBe(join(dir, "iot-agent.service"));
     const unit = readFileSync(path, "utf8");
-    expect(unit).toContain("ExecStart=/usr/bin/node /srv/agent/dist/agent.mjs run --config /srv/agent/agent.yaml\n");
+    expect(unit).toContain("ExecStart=/usr/bin/node --max-semi-space-size=1 /srv/agent/dist/agent.mjs run --config /srv/agent/agent.yaml\n");
     expect(unit).not.toContain("s3cret");
     expect(statSync(path).mode & 0o777).toBe(0o644);
   });

@@ -1,6 +1,8 @@
 // The systemd unit `agent service install` writes. It carries paths only: the config file holds the
 // settings, state_dir the secrets (0600 files written by enrollment); nothing secret is ever in the unit.
 
+import { AGENT_NODE_FLAGS } from "./node-flags";
+
 export const UNIT_NAME = "iot-agent.service";
 
 /** Seconds systemd waits before restarting a failed agent: no tight restart loop. */
@@ -18,7 +20,7 @@ export interface UnitOptions {
 }
 
 export function renderUnit(options: UnitOptions): string {
-  const exec = [options.nodePath, options.bundlePath, "run", ...(options.configPath === undefined ? [] : ["--config", options.configPath])];
+  const exec = [options.nodePath, ...AGENT_NODE_FLAGS, options.bundlePath, "run", ...(options.configPath === undefined ? [] : ["--config", options.configPath])];
   return [
     "# Written by `agent service install`. Settings live in the config file, secrets in state_dir.",
     "[Unit]",
