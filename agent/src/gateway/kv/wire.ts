@@ -6,6 +6,9 @@
 // Pure: no connection here.
 import type { StreamConfig } from "@nats-io/jetstream";
 
+/** A stream config to create: everything optional but the name. */
+export type NewStream = Partial<StreamConfig> & { name: string };
+
 export type KvOperation = "PUT" | "DEL" | "PURGE";
 
 /** What a relay compares: the operation, and the value for a put. */
@@ -55,7 +58,7 @@ export function writeHeaders(operation: KvOperation): [string, string][] {
  * A relay's site bucket when the agent creates it: what a NATS client creates for a bucket with default
  * settings (one value per key, direct reads, roll-ups for purges, no message deletes).
  */
-export function siteRelayStream(bucket: string): Partial<StreamConfig> {
+export function siteRelayStream(bucket: string): NewStream {
   return {
     name: streamName(bucket),
     subjects: [bucketSubjects(bucket)],
@@ -73,7 +76,7 @@ export function siteRelayStream(bucket: string): Partial<StreamConfig> {
  * explicit external prefix (a mirror given only a domain may be refused as a cycle: nats.go issue 1591),
  * keeping the hub bucket's history and limits so site readers see what hub readers see.
  */
-export function siteMirrorStream(bucket: string, hubDomain: string, hub: StreamConfig): Partial<StreamConfig> {
+export function siteMirrorStream(bucket: string, hubDomain: string, hub: StreamConfig): NewStream {
   return {
     name: streamName(bucket),
     mirror: { name: streamName(bucket), external: { api: hubApiPrefix(hubDomain), deliver: "" } },
