@@ -8,7 +8,8 @@ import type { Logger } from "../../lib/log";
 import { startMirror } from "./mirror";
 import { startRelay } from "./relay";
 import type { BucketSync } from "./runner";
-import { syncOutcome, type BucketStatus } from "./status";
+import { syncOutcome, type BucketStatus, type Direction } from "./status";
+import { validBucket } from "./wire";
 
 export interface KvTuning {
   /** Between attempts while a hub bucket is missing or a write failed, and between looks at a mirror. */
@@ -48,6 +49,13 @@ export interface KvSync {
   stop(): Promise<void>;
 }
 
+const INVALID = "not a bucket name NATS accepts (letters, digits, - and _ only)";
+
+/** A declared bucket whose name cannot be a bucket: reported, never worked on. */
+function refused(bucket: string, direction: Direction): BucketSync {
+  return { status: () => ({ bucket, direction, syncing: false, reason: INVALID }), attach: () => undefined, stop: async () => undefined };
+}
+
 const SYNC_UP = "agent_edge_sync_up";
 const RELAY_PENDING = "agent_edge_relay_pending";
 
@@ -55,9 +63,12 @@ export function startKvSync(options: KvSyncOptions): KvSync {
   const tuning = { ...DEFAULT_TUNING, ...options.tuning };
   const shared = { hubDomain: options.hubDomain, logger: options.logger, uplinkUp: options.uplinkUp, retryMs: tuning.retryMs, requestMs: tuning.requestMs };
   const buckets: BucketSync[] = [
-    ...options.mirrors.map((bucket) => startMirror({ ...shared, bucket })),
-    ...options.relays.map((bucket) => startRelay({ ...shared, bucket, stateDir: options.stateDir, concurrency: tuning.concurrency })),
+    ...options.mirrors.map((bucket) => (validBucket(bucket) ? startMirror({ ...shared, bucket }) : refused(bucket, "hub_to_site"))),
+    ...options.relays.map((bucket) => (validBucket(bucket) ? startRelay({ ...shared, bucket, stateDir: options.stateDir, concurrency: tuning.concurrency }) : refused(bucket, "site_to_hub"))),
   ];
+  for (const status of buckets.map((b) => b.status()).filter((s) => !s.syncing && s.reason === INVALID)) {
+    options.logger.error("kv: bucket name refused", { bucket: status.bucket, reason: INVALID });
+  }
   const statuses = () => buckets.map((b) => b.status());
   let stopped = false;
   options.onConnected((nc) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hubKeySubject, isMirrorOf, keyOf, operationOf, sameEntry, siteMirrorStream, writeHeaders } from "./wire";
+import { validBucket, hubKeySubject, isMirrorOf, keyOf, operationOf, sameEntry, siteMirrorStream, writeHeaders } from "./wire";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const headers = (value: string) => ({ get: (name: string) => (name === "KV-Operation" ? value : "") });
@@ -7,6 +7,12 @@ const headers = (value: string) => ({ get: (name: string) => (name === "KV-Opera
 describe("key-value wire conventions", () => {
   it("addresses the hub's bucket through its domain's API prefix", () => {
     expect(hubKeySubject("hub", "orders", "a.b")).toBe("$JS.hub.API.$KV.orders.a.b");
+  });
+  it("accepts bucket names NATS accepts only", () => {
+    expect(validBucket("orders_v2-x")).toBe(true);
+    expect(validBucket("a.b")).toBe(false);
+    expect(validBucket("a>")).toBe(false);
+    expect(validBucket("")).toBe(false);
   });
   it("reads keys and operations off stored messages", () => {
     expect(keyOf("orders", "$KV.orders.a.b")).toBe("a.b");

@@ -17,6 +17,9 @@ export interface KvEntry {
   value: Uint8Array;
 }
 
+/** A bucket name NATS accepts (it becomes one subject token and part of a stream name). */
+export const validBucket = (bucket: string) => /^[A-Za-z0-9_-]+$/.test(bucket);
+
 export const streamName = (bucket: string) => `KV_${bucket}`;
 export const bucketSubjects = (bucket: string) => `$KV.${bucket}.>`;
 export const keySubject = (bucket: string, key: string) => `$KV.${bucket}.${key}`;
