@@ -26,6 +26,14 @@ describe("Backlog", () => {
     backlog.confirm("a", 1);
     expect(backlog.oldest(1)).toEqual([["a", 2]]);
   });
+  it("knows how long it has not been empty", () => {
+    const backlog = new Backlog(0);
+    expect(backlog.ageMs()).toBe(0);
+    backlog.add("a", 1);
+    expect(backlog.ageMs(Date.now() + 5_000)).toBeGreaterThanOrEqual(4_900);
+    backlog.confirm("a", 1);
+    expect(backlog.ageMs(Date.now() + 5_000)).toBe(0);
+  });
   it("starts from the persisted cursor with nothing pending", () => {
     expect(new Backlog(42).confirmedThrough()).toBe(42);
   });

@@ -20,6 +20,7 @@ export class Backlog {
   // sequence order and the first entry is the oldest.
   private readonly pending = new Map<string, number>();
   private seen: number;
+  private nonEmptySince: number | undefined;
 
   constructor(from: number) {
     this.seen = from;
@@ -27,6 +28,7 @@ export class Backlog {
 
   /** A change of `key` at site sequence `seq` (delivered in sequence order). */
   add(key: string, seq: number): void {
+    if (this.pending.size === 0) this.nonEmptySince = Date.now();
     this.pending.delete(key);
     this.pending.set(key, seq);
     if (seq > this.seen) this.seen = seq;
@@ -36,6 +38,12 @@ export class Backlog {
   confirm(key: string, seq: number): void {
     const at = this.pending.get(key);
     if (at !== undefined && at <= seq) this.pending.delete(key);
+    if (this.pending.size === 0) this.nonEmptySince = undefined;
+  }
+
+  /** How long the backlog has not been empty (0 when it is). */
+  ageMs(now = Date.now()): number {
+    return this.nonEmptySince === undefined ? 0 : now - this.nonEmptySince;
   }
 
   get size(): number {

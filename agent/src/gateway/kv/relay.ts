@@ -138,7 +138,7 @@ export function startRelay(options: RelayOptions): BucketSync {
     }
   }
 
-  return bucketRunner({ bucket, direction: "site_to_hub", logger, retryMs: options.retryMs, pending: () => backlog?.size ?? 0, run });
+  return bucketRunner({ bucket, direction: "site_to_hub", logger, retryMs: options.retryMs, backlog: () => ({ pending: backlog?.size ?? 0, ageMs: backlog?.ageMs() ?? 0 }), run });
 }
 
 function entryOf(msg: StoredMsg | null): KvEntry | undefined {

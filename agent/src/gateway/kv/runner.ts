@@ -23,8 +23,8 @@ export interface RunnerOptions {
   direction: Direction;
   logger: Logger;
   retryMs: number;
-  /** Relays: the backlog's size. */
-  pending?: () => number;
+  /** Relays: the backlog's size and age. */
+  backlog?: () => { pending: number; ageMs: number };
   /** The bucket's work on `nc`; returns once the session ends. */
   run(nc: NatsConnection, session: Session, report: Report): Promise<void>;
 }
@@ -70,7 +70,8 @@ export function bucketRunner(options: RunnerOptions): BucketSync {
   return {
     status() {
       const status: BucketStatus = current ? { bucket, direction, syncing, reason: syncing ? undefined : reason } : { bucket, direction, syncing: false, reason: NOT_CONNECTED };
-      if (options.pending) status.pending = options.pending();
+      const backlog = options.backlog?.();
+      if (backlog) Object.assign(status, { pending: backlog.pending, backlogAgeMs: backlog.ageMs });
       return status;
     },
     attach(nc) {

@@ -13,7 +13,15 @@ export interface BucketStatus {
   reason?: string;
   /** Relays: keys changed at the site not yet confirmed at the hub. */
   pending?: number;
+  /** Relays: how long the backlog has not been empty. */
+  backlogAgeMs?: number;
 }
+
+/**
+ * A backlog younger than this is keys in flight, not a problem: a relay keeping up with steady site
+ * writes is rarely at zero, and `sync` must not flap with every probe.
+ */
+export const BACKLOG_GRACE_MS = 10_000;
 
 const KIND: Record<Direction, string> = { hub_to_site: "mirror", site_to_hub: "relay" };
 
@@ -21,10 +29,13 @@ export function syncOutcome(statuses: BucketStatus[], localConnected: boolean): 
   if (statuses.length === 0) return { state: "skipped", detail: "no key-value bucket declared (gateway.kv.mirrors, gateway.kv.relays)" };
   const problems: string[] = [];
   for (const status of statuses) {
+    const pending = status.pending ?? 0;
+    const backlogged = pending > 0 && (status.backlogAgeMs ?? 0) >= BACKLOG_GRACE_MS;
+    if (status.syncing && !backlogged) continue;
     const parts: string[] = [];
     if (!status.syncing) parts.push(`not syncing: ${status.reason ?? "unknown"}`);
-    if ((status.pending ?? 0) > 0) parts.push(`${status.pending} key(s) pending`);
-    if (parts.length > 0) problems.push(`${KIND[status.direction]} ${status.bucket}: ${parts.join(", ")}`);
+    if (pending > 0) parts.push(`${pending} key(s) pending`);
+    problems.push(`${KIND[status.direction]} ${status.bucket}: ${parts.join(", ")}`);
   }
   if (problems.length === 0) return { state: "ok", detail: `${statuses.length} bucket(s) syncing` };
   return {

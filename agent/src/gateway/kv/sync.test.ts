@@ -20,7 +20,7 @@ describe("startKvSync without a local connection", () => {
     expect(kv.statuses()).toEqual([
       { bucket: "cfg", direction: "hub_to_site", syncing: false, reason: "not connected to the local leaf" },
       { bucket: "bad.name", direction: "hub_to_site", syncing: false, reason: "not a bucket name NATS accepts (letters, digits, - and _ only)" },
-      { bucket: "orders", direction: "site_to_hub", syncing: false, reason: "not connected to the local leaf", pending: 0 },
+      { bucket: "orders", direction: "site_to_hub", syncing: false, reason: "not connected to the local leaf", pending: 0, backlogAgeMs: 0 },
     ]);
     const outcome = await kv.check.run();
     expect(outcome.state).toBe("warn");
