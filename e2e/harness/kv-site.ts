@@ -1,0 +1,130 @@
+// A hub (the control plane plus the nats-server `bus export` configured) and one site: a gateway Thing's
+// leaf server built from its GET /api/me/leaf-config, with the agent's connection to the leaf
+// (agent/src/bus/connection.ts, the Thing's creds), a hub client in the same account, and the leaf's
+// uplink state read from its loopback /leafz. For the key-value sync tests and the drain bench.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from "@nats-io/jetstream";
+import type { NatsConnection } from "@nats-io/transport-node";
+import { startBusConnection, type BusConnection } from "../../agent/src/bus/connection";
+import { createLogger } from "../../agent/src/lib/log";
+import { connectWithCreds, eventually, startPlatformWithBus, type PlatformWithBus } from "./bus";
+import { startNatsServer, type NatsServer } from "./nats";
+import { freePorts } from "./ports";
+import { buildWorld, client, unique, type World } from "./world";
+
+/** The response of GET /api/me/leaf-config (spec 4.2). */
+export interface LeafConfig {
+  code: string;
+  domain: string;
+  creds: string;
+  account_jwt: string;
+  account_pub: string;
+  operator_jwt: string;
+  sys_account_jwt: string;
+  sys_account_pub: string;
+  hub_leaf_url: string;
+  hub_domain: string;
+}
+
+export interface KvSite {
+  bus: PlatformWithBus;
+  world: World;
+  config: LeafConfig;
+  leaf: NatsServer;
+  /** The agent's connection to the leaf, as a gateway agent holds it. */
+  local: BusConnection;
+  /** Whether the leaf's uplink to the hub is attached (polled every 200 ms). */
+  uplinkUp(): boolean;
+  /** A JetStream client and manager at the hub, in the site's account (reopened after a hub restart). */
+  hub(): Promise<{ nc: NatsConnection; js: JetStreamClient; jsm: JetStreamManager }>;
+  /** The same at the site (a device connected to the leaf). */
+  site(): Promise<{ nc: NatsConnection; js: JetStreamClient; jsm: JetStreamManager }>;
+  stop(): Promise<void>;
+}
+
+const q = (value: string) => JSON.stringify(value);
+
+/** The leaf server's config from the ten fields (plus this machine's ports and folders). */
+export function leafServerConfig(config: LeafConfig, places: { port: number; monitorPort: number; credsFile: string; storeDir: string }): string {
+  return `
+server_name: ${q(config.code)}
+host: "127.0.0.1"
+port: ${places.port}
+http: "127.0.0.1:${places.monitorPort}"
+# A dead uplink is noticed within seconds (the tests stop the hub).
+ping_interval: "2s"
+ping_max: 2
+operator: ${q(config.operator_jwt)}
+system_account: ${q(config.sys_account_pub)}
+resolver: MEMORY
+resolver_preload {
+  ${q(config.account_pub)}: ${q(config.account_jwt)}
+  ${q(config.sys_account_pub)}: ${q(config.sys_account_jwt)}
+}
+jetstream { store_dir: ${q(places.storeDir)}, domain: ${q(config.domain)} }
+leafnodes {
+  reconnect: "1s"
+  remotes: [ { url: ${q(config.hub_leaf_url)}, account: ${q(config.account_pub)}, credentials: ${q(places.credsFile)} } ]
+}
+`;
+}
+
+export async function startKvSite(): Promise<KvSite> {
+  const bus = await startPlatformWithBus();
+  const world = await buildWorld(bus.platform);
+  const dir = mkdtempSync(join(tmpdir(), "kv-site-"));
+  const owner = await world.client("owner");
+  const made = await owner.send("/api/org/things", { method: "POST", body: { name: unique("gateway"), bus: { mode: "auto" } } });
+  const device = client(bus.platform.url);
+  await device.collection("things").authWithPassword(made.email, made.password);
+  const config = (await device.send("/api/me/leaf-config", {})) as LeafConfig;
+  const credsFile = join(dir, "leaf.creds");
+  writeFileSync(credsFile, config.creds, { mode: 0o600 });
+  const [port, monitorPort] = await freePorts(2);
+  const leaf = await startNatsServer({ configText: leafServerConfig(config, { port, monitorPort, credsFile, storeDir: join(dir, "jetstream") }) });
+
+  let attached = false;
+  const poll = setInterval(() => {
+    fetch(`http://127.0.0.1:${monitorPort}/leafz`)
+      .then((r) => r.json() as Promise<{ leafnodes?: number }>)
+      .then((leafz) => void (attached = (leafz.leafnodes ?? 0) > 0))
+      .catch(() => void (attached = false));
+  }, 200);
+  const local = startBusConnection({ servers: [leaf.url], name: config.code, logger: createLogger(() => undefined), onAuthError: () => undefined });
+  local.useCreds(config.creds);
+
+  const colleague = await world.su.collection("bus_users").create({ organization: world.a.organization.id, name: unique("hub-user") });
+  const open: NatsConnection[] = [];
+  const opener = (url: () => string, creds: string) => {
+    let current: NatsConnection | undefined;
+    return async () => {
+      if (!current || current.isClosed()) {
+        current = await connectWithCreds(url(), creds);
+        open.push(current);
+      }
+      return { nc: current, js: jetstream(current), jsm: await jetstreamManager(current) };
+    };
+  };
+  const site: KvSite = {
+    bus,
+    world,
+    config,
+    leaf,
+    local,
+    uplinkUp: () => attached,
+    hub: opener(() => bus.busUrl, colleague.creds_file),
+    site: opener(() => leaf.url, config.creds),
+    async stop() {
+      clearInterval(poll);
+      await Promise.all(open.map((nc) => nc.close().catch(() => undefined)));
+      await local.stop();
+      await leaf.stop();
+      await bus.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  if (!(await eventually(async () => attached && local.current() !== undefined, 15_000))) throw new Error(`the leaf did not attach to the hub: ${leaf.log()}`);
+  return site;
+}
