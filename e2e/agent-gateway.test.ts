@@ -8,9 +8,11 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { jetstream, jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import type PocketBase from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { siteRelayStream } from "../agent/src/gateway/kv/wire";
 import { AGENT_BUNDLE, startAgent, type AgentProcess } from "./harness/agent";
 import { busAccepts, closedWithin, connectWithCreds, eventually, startPlatformWithBus, type PlatformWithBus } from "./harness/bus";
 import { freePorts } from "./harness/ports";
@@ -34,6 +36,8 @@ let monitorPort: number;
 let gatewayCode: string;
 let gatewayBusUser: string;
 let stateDir: string;
+let hubNc: NatsConnection;
+let hubJsm: JetStreamManager;
 const scratch = mkdtempSync(join(tmpdir(), "agent-gateway-"));
 const open: NatsConnection[] = [];
 
@@ -59,6 +63,10 @@ beforeAll(async () => {
     input: `${made.password}\n`, encoding: "utf8", timeout: 20_000,
   });
   expect(enrolled.status, enrolled.stderr).toBe(0);
+  // The hub side of the buckets the gateway mirrors (gw_cfg) and relays (gw_orders), in the org's account.
+  hubNc = await atHub((await siteDevice()).creds);
+  hubJsm = await jetstreamManager(hubNc);
+  for (const bucket of ["gw_cfg", "gw_orders"]) await hubJsm.streams.add(siteRelayStream(bucket));
   const [port, listen, monitor] = await freePorts(3);
   monitorPort = monitor;
   url = `http://127.0.0.1:${port}`;
@@ -77,6 +85,8 @@ beforeAll(async () => {
       AGENT_GATEWAY_MONITOR_PORT: String(monitor),
       AGENT_GATEWAY_LEAF_CONFIG_INTERVAL: REFRESH,
       AGENT_GATEWAY_UPLINK_RESTART_AFTER: UPLINK_RESTART_AFTER,
+      AGENT_GATEWAY_KV_MIRRORS: "gw_cfg",
+      AGENT_GATEWAY_KV_RELAYS: "gw_orders",
     },
   });
 }, 120_000);
@@ -97,6 +107,18 @@ async function atSite(creds: string): Promise<NatsConnection> {
   const nc = await connectWithCreds(leafUrl, creds);
   open.push(nc);
   return nc;
+}
+
+async function atHub(creds: string): Promise<NatsConnection> {
+  const nc = await connectWithCreds(bus.busUrl, creds);
+  open.push(nc);
+  return nc;
+}
+
+/** The latest value of `key` in the key-value bucket `bucket` on the server `jsm` talks to. */
+async function latest(jsm: JetStreamManager, bucket: string, key: string): Promise<string | undefined> {
+  const msg = await jsm.streams.getMessage(`KV_${bucket}`, { last_by_subj: `$KV.${bucket}.${key}` }).catch(() => null);
+  return msg && (msg.header?.get("KV-Operation") ?? "") === "" ? msg.string() : undefined;
 }
 
 const ready = (name: string, state: string, withinMs = 30_000) => checkBecomes(url, name, state, { path: "/ready", withinMs });
@@ -133,6 +155,22 @@ describe("agent run in gateway mode", () => {
     const hubLeafz = (await (await fetch(`http://127.0.0.1:${bus.ports.monitor}/leafz`)).json()) as { leafs?: { name: string }[] };
     expect(hubLeafz.leafs?.map((l) => l.name)).toContain(gatewayCode);
     expect(agent.stderr()).not.toMatch(/SUAM|-----BEGIN NATS USER NKEY SEED/);
+  });
+
+  it("syncs key-value buckets inside agent run: a hub write reaches the site's mirror, a site write reaches the hub", async () => {
+    await ready("hub_uplink", "ok");
+    await jetstream(hubNc).publish("$KV.gw_cfg.mode", "eco");
+    const device = await atSite((await siteDevice()).creds);
+    const siteJsm = await jetstreamManager(device);
+    expect(await eventually(async () => (await latest(siteJsm, "gw_cfg", "mode")) === "eco", 30_000)).toBe(true);
+    await jetstream(device).publish("$KV.gw_orders.o-1", "42");
+    expect(await eventually(async () => (await latest(hubJsm, "gw_orders", "o-1")) === "42", 30_000)).toBe(true);
+    const synced = await readyWhen(url, (b) => checkOf(b, "sync").state === "ok", { path: "/ready", withinMs: 30_000 });
+    expect(synced.status).toBe(200);
+    const scrape = await (await fetch(`${url}/metrics`)).text();
+    expect(scrape).toContain('agent_edge_sync_up{bucket="gw_cfg",direction="hub_to_site"} 1');
+    expect(scrape).toContain('agent_edge_sync_up{bucket="gw_orders",direction="site_to_hub"} 1');
+    expect(scrape).toMatch(/agent_edge_relay_pending\{bucket="gw_orders"\} 0/);
   });
 
   it("promtool accepts the gateway's scrape, with the agent_edge_* series of the leaf", async () => {

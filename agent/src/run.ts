@@ -11,6 +11,7 @@ import { startObservabilityServer } from "./http/server";
 import type { Logger } from "./lib/log";
 import { startBus } from "./bus/component";
 import { startGateway } from "./gateway/component";
+import { startGatewayKv } from "./gateway/kv/component";
 import { startOverlay } from "./overlay/component";
 import { startPlatform } from "./platform/component";
 import { statePaths, type StatePaths } from "./state-paths";
@@ -38,14 +39,18 @@ export interface Component {
 
 /**
  * The components after the core, in order: platform sync first (the others subscribe to it), then a
- * gateway's leaf (the bus connection dials it), the bus and the overlay; sync begins only once all have
+ * gateway's leaf (the bus connection dials it), the bus, the gateway's key-value sync (over the bus
+ * connection) and the overlay; sync begins only once all have
  * subscribed, so none misses the first credentials it hands over.
  */
 async function startComponents(context: AgentContext, started: Component[]): Promise<void> {
   const platform = startPlatform(context);
   started.push(platform);
-  if (context.config.gateway.enabled) started.push(startGateway(context, platform));
-  started.push(startBus(context, platform));
+  const gateway = context.config.gateway.enabled ? startGateway(context, platform) : undefined;
+  if (gateway) started.push(gateway);
+  const bus = startBus(context, platform);
+  started.push(bus);
+  if (gateway) started.push(startGatewayKv(context, gateway, bus));
   started.push(await startOverlay(context, platform));
   platform.begin();
 }
