@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Logger } from "../lib/log";
 import type { Check, CheckOutcome } from "./check";
-import { HealthRegistry } from "./registry";
+import { HealthRegistry, STARTUP_PROBE_MS } from "./registry";
 
 function recordingLogger(): Logger & { lines: Array<Record<string, unknown>> } {
   const lines: Array<Record<string, unknown>> = [];
@@ -109,6 +109,24 @@ describe("HealthRegistry", () => {
     state = "fail";
     await health.probe();
     expect(logger.lines).toMatchObject([{ level: "warn", msg: "check state changed", check: "bus", from: "ok", to: "fail" }]);
+  });
+
+  it("after start, probes again soon while a check is not ok yet (within the first interval), then every interval", async () => {
+    // A component still coming up at the first probe (the gateway's leaf, the bus) is reported when it is
+    // up, not one interval (15 s by default) later.
+    let probes = 0;
+    const health = registry();
+    health.register(check("leaf", async () => (++probes >= 3 ? { state: "ok" } : { state: "fail", detail: "starting" })));
+    health.start();
+    try {
+      await new Promise((r) => setTimeout(r, 4 * STARTUP_PROBE_MS));
+      expect(health.report().status).toBe(200);
+      expect(probes).toBe(3);
+      await new Promise((r) => setTimeout(r, 2 * STARTUP_PROBE_MS));
+      expect(probes).toBe(3);
+    } finally {
+      health.stop();
+    }
   });
 
   it("refuses two checks of one name", () => {

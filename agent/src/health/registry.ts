@@ -16,6 +16,9 @@ import type { Check, CheckOutcome, ReadinessSource } from "./check";
 /** How long one check may take before it counts as failed (spec 4.4: each check bounded, ≤ 2 s). */
 export const CHECK_TIMEOUT_MS = 2_000;
 
+/** The period between probes during the first interval after start while some check is not ok. */
+export const STARTUP_PROBE_MS = 500;
+
 export interface Snapshot {
   results: CheckResult[];
   probedAt: Date;
@@ -57,15 +60,23 @@ export class HealthRegistry implements ReadinessSource {
     this.checks.set(check.name, check);
   }
 
-  /** Probes at once, then every interval (counted from the start of each probe) until stop(). */
+  /**
+   * Probes at once, then every interval (counted from the start of each probe) until stop(). Within the first
+   * interval, a probe that finds a check not ok is followed by another after STARTUP_PROBE_MS: what is still
+   * coming up at the first probe (a gateway's leaf and its uplink, the bus) is reported once it is up, not an
+   * interval later.
+   */
   start(): void {
     this.stopped = false;
     this.running = true;
+    const begun = Date.now();
     const loop = async () => {
       const started = Date.now();
-      await this.probe();
+      const snapshot = await this.probe();
       if (this.stopped) return;
-      this.timer = setTimeout(loop, Math.max(0, this.options.intervalMs - (Date.now() - started)));
+      const settling = started - begun < this.options.intervalMs && snapshot.results.some((result) => result.state !== "ok");
+      const period = settling ? Math.min(STARTUP_PROBE_MS, this.options.intervalMs) : this.options.intervalMs;
+      this.timer = setTimeout(loop, Math.max(0, period - (Date.now() - started)));
     };
     void loop();
   }
