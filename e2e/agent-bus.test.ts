@@ -60,7 +60,7 @@ function startAgentBus(device: Device, rotate: () => Promise<void> = async () =>
     backoff: { initialMs: 200, maxMs: 1_000 },
   });
   const probe = createPersistenceProbe(subjects.telemetry, 1_500);
-  const checks = { bus: busCheck(connection), persistence: persistenceCheck(connection, probe, subjects.telemetryOfAll) };
+  const checks = { bus: busCheck(connection, "hub"), persistence: persistenceCheck(connection, probe, subjects.telemetryOfAll) };
   const readiness = { report: () => ({ status: 200, body: { ready: true, state: "ok", version: AGENT_VERSION, checks: [] } }) };
   startCommands({ connection, subjects, readiness, rotate, logger: createLogger(() => {}) });
   const publishing = startPublishing({

@@ -5,115 +5,41 @@
 // restore) reach them through the agent's leaf-config refresh; the hub's death leaves the site working and
 // ready; the leaf's death fails bus_local until the agent has restarted it.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { existsSync } from "node:fs";
 import { jetstream, jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
-import type PocketBase from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { siteRelayStream } from "../agent/src/gateway/kv/wire";
-import { AGENT_BUNDLE, startAgent, type AgentProcess } from "./harness/agent";
-import { busAccepts, closedWithin, connectWithCreds, eventually, startPlatformWithBus, type PlatformWithBus } from "./harness/bus";
-import { freePorts } from "./harness/ports";
-import { REPO_ROOT } from "./harness/process";
-import { checkBecomes, checkOf, getReady, readyWhen } from "./harness/readiness";
-import { PASSWORD, client, createMember, createUser, unique } from "./harness/world";
+import { AGENT_BUNDLE } from "./harness/agent";
+import { busAccepts, closedWithin, eventually, startPlatformWithBus, type PlatformWithBus } from "./harness/bus";
+import { flows, startGatewaySite, type GatewaySite } from "./harness/gateway";
+import { checkOf, getReady, readyWhen } from "./harness/readiness";
 
 const PROMTOOL = "/usr/bin/promtool";
 const REFRESH = "2s";
 const UPLINK_RESTART_AFTER = "8s";
 
 let bus: PlatformWithBus;
-let su: PocketBase;
-let operator: PocketBase;
-let owner: PocketBase;
-let organizationId: string;
-let agent: AgentProcess;
-let url: string; // the agent's /ready and /metrics
-let leafUrl: string; // the site's bus
-let monitorPort: number;
-let gatewayCode: string;
-let gatewayBusUser: string;
-let stateDir: string;
+let site: GatewaySite;
 let hubNc: NatsConnection;
 let hubJsm: JetStreamManager;
-const scratch = mkdtempSync(join(tmpdir(), "agent-gateway-"));
-const open: NatsConnection[] = [];
 
 beforeAll(async () => {
   bus = await startPlatformWithBus();
-  su = await bus.platform.superuser();
-  const operatorUser = await createUser(su, `${unique("operator")}@example.test`, { is_operator: true });
-  operator = client(bus.platform.url);
-  await operator.collection("users").authWithPassword(operatorUser.email as string, PASSWORD);
-  organizationId = (await operator.collection("organizations").create({ name: "Site fleet", code: unique("site"), active: true })).id;
-  const member = await createMember(su, organizationId, "owner");
-  owner = client(bus.platform.url);
-  await owner.collection("users").authWithPassword(member.email as string, PASSWORD);
-
-  // The gateway Thing, enrolled with its one-time password, then `agent run` in gateway mode.
-  const made = (await owner.send("/api/org/things", { method: "POST", body: { name: unique("gateway"), bus: { mode: "auto" } } })) as {
-    id: string; code: string; email: string; password: string;
-  };
-  gatewayBusUser = (await su.collection("things").getOne(made.id)).bus_user as string;
-  gatewayCode = made.code;
-  stateDir = join(scratch, "state");
-  const enrolled = spawnSync(process.execPath, [AGENT_BUNDLE, "enroll", "--platform", bus.platform.url, "--email", made.email, "--state-dir", stateDir], {
-    input: `${made.password}\n`, encoding: "utf8", timeout: 20_000,
-  });
-  expect(enrolled.status, enrolled.stderr).toBe(0);
-  // The hub side of the buckets the gateway mirrors (gw_cfg) and relays (gw_orders), in the org's account.
-  hubNc = await atHub((await siteDevice()).creds);
+  site = await startGatewaySite(bus, { refresh: REFRESH, uplinkRestartAfter: UPLINK_RESTART_AFTER, kv: { mirrors: ["gw_cfg"], relays: ["gw_orders"] } });
+  // The hub side of the buckets the gateway mirrors and relays, in the organization's account.
+  hubNc = await site.atHub((await site.device()).creds);
   hubJsm = await jetstreamManager(hubNc);
   for (const bucket of ["gw_cfg", "gw_orders"]) await hubJsm.streams.add(siteRelayStream(bucket));
-  const [port, listen, monitor] = await freePorts(3);
-  monitorPort = monitor;
-  url = `http://127.0.0.1:${port}`;
-  leafUrl = `nats://127.0.0.1:${listen}`;
-  agent = startAgent(["run"], {
-    env: {
-      AGENT_STATE_DIR: stateDir,
-      AGENT_OBSERVABILITY_ADDR: `127.0.0.1:${port}`,
-      AGENT_OBSERVABILITY_INTERVAL: "500ms",
-      AGENT_PLATFORM_SYNC_INTERVAL: REFRESH,
-      AGENT_BUS_HEARTBEAT_INTERVAL: "1s",
-      AGENT_OVERLAY_ENABLED: "false",
-      AGENT_GATEWAY_ENABLED: "true",
-      AGENT_GATEWAY_NATS_SERVER: join(REPO_ROOT, "bin/nats-server"),
-      AGENT_GATEWAY_LISTEN: `127.0.0.1:${listen}`,
-      AGENT_GATEWAY_MONITOR_PORT: String(monitor),
-      AGENT_GATEWAY_LEAF_CONFIG_INTERVAL: REFRESH,
-      AGENT_GATEWAY_UPLINK_RESTART_AFTER: UPLINK_RESTART_AFTER,
-      AGENT_GATEWAY_KV_MIRRORS: "gw_cfg",
-      AGENT_GATEWAY_KV_RELAYS: "gw_orders",
-    },
-  });
 }, 120_000);
 afterAll(async () => {
-  for (const nc of open.splice(0)) await nc.close().catch(() => {});
-  await agent?.stop();
+  await site?.stop();
   await bus?.stop();
-  rmSync(scratch, { recursive: true, force: true });
 });
 
-/** A device of the organization: its own bus user (creds) at the hub. */
-async function siteDevice(): Promise<{ id: string; creds: string }> {
-  const user = await su.collection("bus_users").create({ organization: organizationId, name: unique("device") });
-  return { id: user.id, creds: user.creds_file as string };
-}
-
-async function atSite(creds: string): Promise<NatsConnection> {
-  const nc = await connectWithCreds(leafUrl, creds);
-  open.push(nc);
-  return nc;
-}
-
-async function atHub(creds: string): Promise<NatsConnection> {
-  const nc = await connectWithCreds(bus.busUrl, creds);
-  open.push(nc);
-  return nc;
-}
+const siteDevice = () => site.device();
+const atSite = (creds: string): Promise<NatsConnection> => site.atSite(creds);
+const ready = (name: string, state: string, withinMs?: number) => site.ready(name, state, withinMs);
 
 /** The latest value of `key` in the key-value bucket `bucket` on the server `jsm` talks to. */
 async function latest(jsm: JetStreamManager, bucket: string, key: string): Promise<string | undefined> {
@@ -121,40 +47,23 @@ async function latest(jsm: JetStreamManager, bucket: string, key: string): Promi
   return msg && (msg.header?.get("KV-Operation") ?? "") === "" ? msg.string() : undefined;
 }
 
-const ready = (name: string, state: string, withinMs = 30_000) => checkBecomes(url, name, state, { path: "/ready", withinMs });
-
-/** Whether a message published at the site by `from` reaches `to` (both connected to the leaf). */
-async function flows(from: NatsConnection, to: NatsConnection, subject: string): Promise<boolean> {
-  let got = false;
-  const sub = to.subscribe(subject, { callback: () => void (got = true) });
-  await to.flush();
-  const arrived = await eventually(async () => {
-    from.publish(subject, "site-local");
-    await from.flush();
-    await new Promise((r) => setTimeout(r, 100));
-    return got;
-  }, 5_000);
-  sub.unsubscribe();
-  return arrived;
-}
-
 describe("agent run in gateway mode", () => {
   it("configures and runs the leaf: bus (over the leaf), bus_local, hub_uplink and sync ok; the leaf is the Thing's server and domain", async () => {
     const { status, body } = await readyWhen(
-      url,
+      site.url,
       (b) => ["bus", "bus_local", "hub_uplink", "sync"].every((name) => checkOf(b, name).state === "ok"),
       { path: "/ready", withinMs: 30_000 },
     );
     expect(status).toBe(200);
-    expect(checkOf(body, "bus").detail).toContain(leafUrl.replace("nats://", ""));
+    expect(checkOf(body, "bus").detail).toContain(site.leafUrl.replace("nats://", ""));
     expect(body.checks.map((c) => c.name)).toEqual(expect.arrayContaining(["bus_local", "hub_uplink", "sync"]));
-    const varz = (await (await fetch(`http://127.0.0.1:${monitorPort}/varz`)).json()) as { server_name: string; jetstream?: { config?: { domain?: string } } };
-    expect(varz.server_name).toBe(gatewayCode);
-    expect(varz.jetstream?.config?.domain).toBe(gatewayCode);
+    const varz = (await (await fetch(`http://127.0.0.1:${site.monitorPort}/varz`)).json()) as { server_name: string; jetstream?: { config?: { domain?: string } } };
+    expect(varz.server_name).toBe(site.gatewayCode);
+    expect(varz.jetstream?.config?.domain).toBe(site.gatewayCode);
     // The hub sees one leaf connection named after the Thing.
     const hubLeafz = (await (await fetch(`http://127.0.0.1:${bus.ports.monitor}/leafz`)).json()) as { leafs?: { name: string }[] };
-    expect(hubLeafz.leafs?.map((l) => l.name)).toContain(gatewayCode);
-    expect(agent.stderr()).not.toMatch(/SUAM|-----BEGIN NATS USER NKEY SEED/);
+    expect(hubLeafz.leafs?.map((l) => l.name)).toContain(site.gatewayCode);
+    expect(site.agent.stderr()).not.toMatch(/SUAM|-----BEGIN NATS USER NKEY SEED/);
   });
 
   it("syncs key-value buckets inside agent run: a hub write reaches the site's mirror, a site write reaches the hub", async () => {
@@ -165,16 +74,16 @@ describe("agent run in gateway mode", () => {
     expect(await eventually(async () => (await latest(siteJsm, "gw_cfg", "mode")) === "eco", 30_000)).toBe(true);
     await jetstream(device).publish("$KV.gw_orders.o-1", "42");
     expect(await eventually(async () => (await latest(hubJsm, "gw_orders", "o-1")) === "42", 30_000)).toBe(true);
-    const synced = await readyWhen(url, (b) => checkOf(b, "sync").state === "ok", { path: "/ready", withinMs: 30_000 });
+    const synced = await readyWhen(site.url, (b) => checkOf(b, "sync").state === "ok", { path: "/ready", withinMs: 30_000 });
     expect(synced.status).toBe(200);
-    const scrape = await (await fetch(`${url}/metrics`)).text();
+    const scrape = await (await fetch(`${site.url}/metrics`)).text();
     expect(scrape).toContain('agent_edge_sync_up{bucket="gw_cfg",direction="hub_to_site"} 1');
     expect(scrape).toContain('agent_edge_sync_up{bucket="gw_orders",direction="site_to_hub"} 1');
     expect(scrape).toMatch(/agent_edge_relay_pending\{bucket="gw_orders"\} 0/);
   });
 
   it("promtool accepts the gateway's scrape, with the agent_edge_* series of the leaf", async () => {
-    const scraped = await (await fetch(`${url}/metrics`)).text();
+    const scraped = await (await fetch(`${site.url}/metrics`)).text();
     expect(scraped).toMatch(/^agent_edge_bus_connected 1$/m);
     expect(scraped).toMatch(/^agent_edge_bus_connections [1-9]\d*$/m);
     expect(scraped).toMatch(/^agent_edge_hub_uplink_connected 1$/m);
@@ -192,34 +101,34 @@ describe("agent run in gateway mode", () => {
     expect(await flows(gone, stays, "site.before")).toBe(true);
 
     const decided = Date.now();
-    await owner.collection("bus_users").update(revoked.id, { revoke: true });
+    await site.owner.collection("bus_users").update(revoked.id, { revoke: true });
     expect(await closedWithin(gone, 60_000), "the revoked client is still connected at the site").toBe(true);
     const droppedAfter = Date.now() - decided;
     console.log(`revocation at the hub -> site client dropped: ${droppedAfter} ms (leaf_config_interval ${REFRESH})`);
     expect(droppedAfter).toBeLessThan(60_000);
-    expect(await busAccepts(leafUrl, revoked.creds)).toBe(false);
+    expect(await busAccepts(site.leafUrl, revoked.creds)).toBe(false);
 
     expect(stays.isClosed()).toBe(false);
     const other = await atSite((await siteDevice()).creds);
     expect(await flows(other, stays, "site.after")).toBe(true);
-    expect(checkOf((await getReady(url, {}, "/ready")).body, "hub_uplink").state).toBe("ok");
-    expect(agent.logs.some((l) => l.msg === "gateway: leaf server started" && Date.parse(String(l.time)) > decided)).toBe(false);
+    expect(checkOf((await getReady(site.url, {}, "/ready")).body, "hub_uplink").state).toBe("ok");
+    expect(site.agent.logs.some((l) => l.msg === "gateway: leaf server started" && Date.parse(String(l.time)) > decided)).toBe(false);
   });
 
   it("the organization suspended drops every site client within 60 s; restored, they connect again within 60 s", async () => {
     const device = await siteDevice();
     const nc = await atSite(device.creds);
     const suspended = Date.now();
-    await operator.collection("organizations").update(organizationId, { active: false });
+    await site.operator.collection("organizations").update(site.organizationId, { active: false });
     try {
       expect(await closedWithin(nc, 60_000), "a site client is still connected in a suspended organization").toBe(true);
       console.log(`organization suspended -> site client dropped: ${Date.now() - suspended} ms`);
-      expect(await busAccepts(leafUrl, device.creds)).toBe(false);
+      expect(await busAccepts(site.leafUrl, device.creds)).toBe(false);
     } finally {
-      await operator.collection("organizations").update(organizationId, { active: true });
+      await site.operator.collection("organizations").update(site.organizationId, { active: true });
     }
     const restored = Date.now();
-    expect(await eventually(() => busAccepts(leafUrl, device.creds), 60_000), "the site does not admit the client after the restore").toBe(true);
+    expect(await eventually(() => busAccepts(site.leafUrl, device.creds), 60_000), "the site does not admit the client after the restore").toBe(true);
     console.log(`organization restored -> site client admitted: ${Date.now() - restored} ms`);
     await ready("hub_uplink", "ok", 60_000);
     await ready("bus", "ok", 60_000);
@@ -239,7 +148,7 @@ describe("agent run in gateway mode", () => {
       expect(checkOf(islanded.body, "bus").state).toBe("ok");
       expect(checkOf(islanded.body, "bus_local").state).toBe("ok");
       expect(await flows(a, b, "site.islanded")).toBe(true);
-      const scraped = await (await fetch(`${url}/metrics`)).text();
+      const scraped = await (await fetch(`${site.url}/metrics`)).text();
       expect(scraped).toMatch(/^agent_edge_hub_uplink_connected 0$/m);
       expect(scraped).toMatch(/^agent_edge_bus_connected 1$/m);
     } finally {
@@ -259,22 +168,22 @@ describe("agent run in gateway mode", () => {
     expect(checkOf(back.body, "bus_local").detail).not.toContain(`pid ${pid})`);
     await ready("hub_uplink", "ok", 30_000);
     await ready("bus", "ok", 45_000);
-    expect(agent.child.exitCode).toBeNull();
+    expect(site.agent.child.exitCode).toBeNull();
   });
 
   it("an uplink the hub refuses while its leaf port accepts: the leaf is reloaded, then restarted, both logged and named in hub_uplink", async () => {
     // The gateway's own bus identity suspended: the hub refuses the uplink's creds, its leaf port still accepts.
-    await owner.collection("bus_users").update(gatewayBusUser, { active: false });
+    await site.owner.collection("bus_users").update(site.gatewayBusUser, { active: false });
     try {
-      const reloaded = await readyWhen(url, (b) => /leaf reloaded at/.test(checkOf(b, "hub_uplink").detail ?? ""), { path: "/ready", withinMs: 40_000 });
+      const reloaded = await readyWhen(site.url, (b) => /leaf reloaded at/.test(checkOf(b, "hub_uplink").detail ?? ""), { path: "/ready", withinMs: 40_000 });
       // hub_uplink only warns; /ready is 503 here for another reason: the suspended identity is the agent's own, so bus fails.
       expect(checkOf(reloaded.body, "hub_uplink").state).toBe("warn");
-      const restarted = await readyWhen(url, (b) => /leaf restarted at/.test(checkOf(b, "hub_uplink").detail ?? ""), { path: "/ready", withinMs: 40_000 });
+      const restarted = await readyWhen(site.url, (b) => /leaf restarted at/.test(checkOf(b, "hub_uplink").detail ?? ""), { path: "/ready", withinMs: 40_000 });
       expect(checkOf(restarted.body, "hub_uplink").state).toBe("warn");
-      expect(agent.logs.some((l) => l.msg === "gateway: reloading the leaf server" && String(l.reason).includes("leaf port"))).toBe(true);
-      expect(agent.logs.some((l) => l.msg === "gateway: restarting the leaf server" && String(l.reason).includes("leaf port"))).toBe(true);
+      expect(site.agent.logs.some((l) => l.msg === "gateway: reloading the leaf server" && String(l.reason).includes("leaf port"))).toBe(true);
+      expect(site.agent.logs.some((l) => l.msg === "gateway: restarting the leaf server" && String(l.reason).includes("leaf port"))).toBe(true);
     } finally {
-      await owner.collection("bus_users").update(gatewayBusUser, { active: true });
+      await site.owner.collection("bus_users").update(site.gatewayBusUser, { active: true });
     }
     await ready("hub_uplink", "ok", 60_000);
     await ready("bus", "ok", 60_000);
@@ -282,11 +191,11 @@ describe("agent run in gateway mode", () => {
 
   it("agent gateway reconfigure: the running agent writes the leaf config anew from the hub and restarts the leaf", async () => {
     const since = Date.now();
-    const done = spawnSync(process.execPath, [AGENT_BUNDLE, "gateway", "reconfigure", "--state-dir", stateDir], { encoding: "utf8", timeout: 20_000 });
+    const done = spawnSync(process.execPath, [AGENT_BUNDLE, "gateway", "reconfigure", "--state-dir", site.stateDir], { encoding: "utf8", timeout: 20_000 });
     expect(done.status, done.stderr).toBe(0);
     expect(done.stdout).toContain("applied.json");
-    await agent.waitForLog((l) => l.msg === "gateway: leaf configured" && Date.parse(String(l.time)) >= since, 20_000);
-    await agent.waitForLog((l) => l.msg === "gateway: leaf server started" && Date.parse(String(l.time)) >= since, 20_000);
+    await site.agent.waitForLog((l) => l.msg === "gateway: leaf configured" && Date.parse(String(l.time)) >= since, 20_000);
+    await site.agent.waitForLog((l) => l.msg === "gateway: leaf server started" && Date.parse(String(l.time)) >= since, 20_000);
     await ready("bus_local", "ok");
     await ready("hub_uplink", "ok");
     await ready("sync", "ok");

@@ -4,11 +4,16 @@ import type { Check, CheckOutcome } from "../health/check";
 import type { BusConnection, BusState } from "./connection";
 import type { PersistenceProbe } from "./persistence";
 
-export function busCheck(connection: Pick<BusConnection, "state">): Check {
-  return { name: "bus", run: async () => busOutcome(connection.state()) };
+/** What the bus connection dials: the hub (bus.servers or the platform host), or a gateway's own leaf. */
+export type BusDials = "hub" | "leaf";
+
+export function busCheck(connection: Pick<BusConnection, "state">, dials: BusDials): Check {
+  return { name: "bus", run: async () => busOutcome(connection.state(), dials) };
 }
 
-const FIX: Record<Exclude<BusState, { connected: true }>["kind"], string> = {
+type DownKind = Exclude<BusState, { connected: true }>["kind"];
+
+const FIX: Record<DownKind, string> = {
   no_creds: "Enroll the agent (agent enroll --platform URL --email <thing e-mail>) or set bus.creds.",
   authorization:
     "The hub refuses this Thing's bus credential (revoked, suspended, or its organization suspended): an owner or admin reactivates it in the console; the agent adopts new credentials by itself.",
@@ -18,9 +23,17 @@ const FIX: Record<Exclude<BusState, { connected: true }>["kind"], string> = {
   stopped: "The agent is stopping.",
 };
 
-export function busOutcome(state: BusState): CheckOutcome {
+// A gateway's connection goes to its own leaf, never to the hub: where nothing listens or answers there,
+// the leaf is the place to look (bus_local), not bus.servers, which the gateway does not dial.
+const LEAF_FIX: Partial<Record<DownKind, string>> = {
+  refused: "Nothing listens at this gateway's local leaf (gateway.listen): see the bus_local check; the agent starts and restarts the leaf itself.",
+  timeout: "This gateway's local leaf (gateway.listen) does not answer in time: see the bus_local check and the agent log (\"leaf server\" lines).",
+};
+
+export function busOutcome(state: BusState, dials: BusDials): CheckOutcome {
   if (state.connected) return { state: "ok", detail: `connected to ${state.server}` };
-  return { state: "fail", detail: `${state.kind === "no_creds" ? "" : `${state.kind}: `}${state.reason}`, fix: FIX[state.kind] };
+  const fix = (dials === "leaf" ? LEAF_FIX[state.kind] : undefined) ?? FIX[state.kind];
+  return { state: "fail", detail: `${state.kind === "no_creds" ? "" : `${state.kind}: `}${state.reason}`, fix };
 }
 
 export function persistenceCheck(connection: Pick<BusConnection, "current">, probe: Pick<PersistenceProbe, "look">, telemetrySubject: string): Check {

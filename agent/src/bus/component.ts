@@ -41,7 +41,7 @@ export function startBus(context: AgentContext, platform: PlatformComponent): Bu
   const current = { state: () => running?.connection.state() ?? waiting, current: () => running?.connection.current() };
   // Listeners added before the connection exists are handed to it when it starts.
   const connectedListeners: ((nc: NatsConnection) => void)[] = [];
-  health.register(busCheck(current));
+  health.register(busCheck(current, config.gateway.enabled ? "leaf" : "hub"));
   // The check skips before looking while there is no connection, so `running` is set whenever it looks.
   const look = (nc: NatsConnection): Promise<PersistenceView> => running?.probe.look(nc) ?? Promise.resolve({ usable: false, reason: "not connected" });
   health.register(persistenceCheck(current, { look }, telemetryOfAll));

@@ -83,6 +83,9 @@ leafnodes {
       url: ${q(pinned.hub_leaf_url)}
       account: ${q(pinned.account_pub)}
       credentials: ${q(files.creds)}
+      # Only hub_leaf_url: the hub's INFO advertises its own listener addresses (loopback or private ones
+      # behind the public name), which from a site lead elsewhere, even around a dead link to the hub.
+      ignore_discovered_servers: true
     }
   ]
 }

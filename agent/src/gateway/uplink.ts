@@ -38,7 +38,7 @@ export interface UplinkWatchOptions {
   pollMs?: number;
 }
 
-const POLL_MS = 2_000;
+export const UPLINK_POLL_MS = 2_000;
 const PORT_LOOK_MS = 2_000;
 
 export function startUplinkWatch(options: UplinkWatchOptions): UplinkWatch {
@@ -117,7 +117,7 @@ export function startUplinkWatch(options: UplinkWatchOptions): UplinkWatch {
   const loop = async () => {
     if (stopped) return;
     await look().catch((err: unknown) => logger.warn("gateway: uplink look failed", { error: (err as Error).message }));
-    if (!stopped) timer = setTimeout(() => void loop(), options.pollMs ?? POLL_MS);
+    if (!stopped) timer = setTimeout(() => void loop(), options.pollMs ?? UPLINK_POLL_MS);
   };
   void loop();
 
