@@ -13,12 +13,13 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import type PocketBase from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { siteRelayStream } from "../agent/src/gateway/kv/wire";
-import { AGENT_BUNDLE, startAgent, type AgentProcess } from "./harness/agent";
+import { AGENT_BUNDLE, enrollAgent, postThing, runEnrolled, type AgentProcess } from "./harness/agent";
 import { busAccepts, closedWithin, connectWithCreds, eventually, startPlatformWithBus, type PlatformWithBus } from "./harness/bus";
+import { createFleet } from "./harness/fleet";
 import { freePorts } from "./harness/ports";
 import { REPO_ROOT } from "./harness/process";
 import { checkBecomes, checkOf, getReady, readyWhen } from "./harness/readiness";
-import { PASSWORD, client, createMember, createUser, unique } from "./harness/world";
+import { unique } from "./harness/world";
 
 const PROMTOOL = "/usr/bin/promtool";
 const REFRESH = "2s";
@@ -43,52 +44,34 @@ const open: NatsConnection[] = [];
 
 beforeAll(async () => {
   bus = await startPlatformWithBus();
-  su = await bus.platform.superuser();
-  const operatorUser = await createUser(su, `${unique("operator")}@example.test`, { is_operator: true });
-  operator = client(bus.platform.url);
-  await operator.collection("users").authWithPassword(operatorUser.email as string, PASSWORD);
-  organizationId = (await operator.collection("organizations").create({ name: "Site fleet", code: unique("site"), active: true })).id;
-  const member = await createMember(su, organizationId, "owner");
-  owner = client(bus.platform.url);
-  await owner.collection("users").authWithPassword(member.email as string, PASSWORD);
+  ({ su, operator, owner, organizationId } = await createFleet(bus.platform, "Site fleet"));
 
   // The gateway Thing, enrolled with its one-time password, then `agent run` in gateway mode.
-  const made = (await owner.send("/api/org/things", { method: "POST", body: { name: unique("gateway"), bus: { mode: "auto" } } })) as {
-    id: string; code: string; email: string; password: string;
-  };
+  const made = await postThing(owner, { name: unique("gateway"), bus: { mode: "auto" } });
   gatewayBusUser = (await su.collection("things").getOne(made.id)).bus_user as string;
   gatewayCode = made.code;
   stateDir = join(scratch, "state");
-  const enrolled = spawnSync(process.execPath, [AGENT_BUNDLE, "enroll", "--platform", bus.platform.url, "--email", made.email, "--state-dir", stateDir], {
-    input: `${made.password}\n`, encoding: "utf8", timeout: 20_000,
-  });
-  expect(enrolled.status, enrolled.stderr).toBe(0);
+  await enrollAgent(bus.platform.url, made, stateDir);
   // The hub side of the buckets the gateway mirrors (gw_cfg) and relays (gw_orders), in the org's account.
   hubNc = await atHub((await siteDevice()).creds);
   hubJsm = await jetstreamManager(hubNc);
   for (const bucket of ["gw_cfg", "gw_orders"]) await hubJsm.streams.add(siteRelayStream(bucket));
   const [port, listen, monitor] = await freePorts(3);
   monitorPort = monitor;
-  url = `http://127.0.0.1:${port}`;
   leafUrl = `nats://127.0.0.1:${listen}`;
-  agent = startAgent(["run"], {
-    env: {
-      AGENT_STATE_DIR: stateDir,
-      AGENT_OBSERVABILITY_ADDR: `127.0.0.1:${port}`,
-      AGENT_OBSERVABILITY_INTERVAL: "500ms",
-      AGENT_PLATFORM_SYNC_INTERVAL: REFRESH,
-      AGENT_BUS_HEARTBEAT_INTERVAL: "1s",
-      AGENT_OVERLAY_ENABLED: "false",
-      AGENT_GATEWAY_ENABLED: "true",
-      AGENT_GATEWAY_NATS_SERVER: join(REPO_ROOT, "bin/nats-server"),
-      AGENT_GATEWAY_LISTEN: `127.0.0.1:${listen}`,
-      AGENT_GATEWAY_MONITOR_PORT: String(monitor),
-      AGENT_GATEWAY_LEAF_CONFIG_INTERVAL: REFRESH,
-      AGENT_GATEWAY_UPLINK_RESTART_AFTER: UPLINK_RESTART_AFTER,
-      AGENT_GATEWAY_KV_MIRRORS: "gw_cfg",
-      AGENT_GATEWAY_KV_RELAYS: "gw_orders",
-    },
-  });
+  ({ agent, url } = await runEnrolled(stateDir, {
+    AGENT_PLATFORM_SYNC_INTERVAL: REFRESH,
+    AGENT_BUS_HEARTBEAT_INTERVAL: "1s",
+    AGENT_OVERLAY_ENABLED: "false",
+    AGENT_GATEWAY_ENABLED: "true",
+    AGENT_GATEWAY_NATS_SERVER: join(REPO_ROOT, "bin/nats-server"),
+    AGENT_GATEWAY_LISTEN: `127.0.0.1:${listen}`,
+    AGENT_GATEWAY_MONITOR_PORT: String(monitor),
+    AGENT_GATEWAY_LEAF_CONFIG_INTERVAL: REFRESH,
+    AGENT_GATEWAY_UPLINK_RESTART_AFTER: UPLINK_RESTART_AFTER,
+    AGENT_GATEWAY_KV_MIRRORS: "gw_cfg",
+    AGENT_GATEWAY_KV_RELAYS: "gw_orders",
+  }, port));
 }, 120_000);
 afterAll(async () => {
   for (const nc of open.splice(0)) await nc.close().catch(() => {});

@@ -10,11 +10,10 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createThing, runAgent, startAgent, type AgentProcess, type MadeThing } from "./harness/agent";
+import { createThing, enrollAgent, runEnrolled, type AgentProcess, type MadeThing } from "./harness/agent";
 import { destroyStar, pingOnce, reaches, runIn, spawnIn, stopProcess, type Star } from "./harness/netns";
 import { NEBULA } from "./harness/nebula";
 import { createOverlayStar, LH_UNDERLAY, type StarRole } from "./harness/overlay-star";
-import { freePort } from "./harness/ports";
 import { checkBecomes, checkOf, readyWhen } from "./harness/readiness";
 import { useWorld } from "./harness/world";
 
@@ -94,24 +93,15 @@ describe("agent run with an overlay host: nebula managed from the platform, a pe
     runPlain("b", await hostConfig(things.b.id));
 
     const stateDir = join(dir, "state-a");
-    const enrolled = await runAgent(["enroll", "--platform", platform.url, "--email", things.a.email, "--state-dir", stateDir], `${things.a.password}\n`);
-    expect(enrolled.code, enrolled.stderr).toBe(0);
-    expect(enrolled.stdout).toContain("overlay config written");
+    expect(await enrollAgent(platform.url, things.a, stateDir)).toContain("overlay config written");
 
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
     const t0 = Date.now();
-    agent = startAgent(["run"], {
-      env: {
-        AGENT_STATE_DIR: stateDir,
-        AGENT_OBSERVABILITY_ADDR: `127.0.0.1:${port}`,
-        AGENT_OBSERVABILITY_INTERVAL: "500ms",
-        AGENT_PLATFORM_SYNC_INTERVAL: `${SYNC_INTERVAL_MS / 1000}s`,
-        AGENT_OVERLAY_NEBULA: nebulaWrapper(),
-        AGENT_OVERLAY_HANDSHAKE_TIMEOUT: "10s",
-        AGENT_TELEMETRY_ENABLED: "false",
-      },
-    });
+    ({ agent, url } = await runEnrolled(stateDir, {
+      AGENT_PLATFORM_SYNC_INTERVAL: `${SYNC_INTERVAL_MS / 1000}s`,
+      AGENT_OVERLAY_NEBULA: nebulaWrapper(),
+      AGENT_OVERLAY_HANDSHAKE_TIMEOUT: "10s",
+      AGENT_TELEMETRY_ENABLED: "false",
+    }));
     const ready = await checkBecomes(url, "overlay", "ok", { path: "/ready", withinMs: 30_000 }).catch((err: Error) => {
       throw new Error(`${err.message}\n${logs()}`);
     });

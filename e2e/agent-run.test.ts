@@ -8,11 +8,11 @@ import { join } from "node:path";
 import type { NatsConnection } from "@nats-io/transport-node";
 import type PocketBase from "pocketbase";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { runAgent, startAgent, type AgentProcess } from "./harness/agent";
+import { enrollAgent, postThing, runEnrolled, type AgentProcess } from "./harness/agent";
 import { connectWithCreds, startPlatformWithBus, type PlatformWithBus } from "./harness/bus";
-import { freePort } from "./harness/ports";
+import { createFleet } from "./harness/fleet";
 import { checkBecomes, checkOf, readyWhen } from "./harness/readiness";
-import { PASSWORD, client, createMember, createUser, unique } from "./harness/world";
+import { unique } from "./harness/world";
 
 const SYNC_INTERVAL = "2s";
 
@@ -27,14 +27,7 @@ const open: NatsConnection[] = [];
 
 beforeAll(async () => {
   bus = await startPlatformWithBus();
-  su = await bus.platform.superuser();
-  const operatorUser = await createUser(su, `${unique("operator")}@example.test`, { is_operator: true });
-  operator = client(bus.platform.url);
-  await operator.collection("users").authWithPassword(operatorUser.email as string, PASSWORD);
-  organizationId = (await operator.collection("organizations").create({ name: "Agent fleet", code: unique("fleet"), active: true })).id;
-  const member = await createMember(su, organizationId, "owner");
-  owner = client(bus.platform.url);
-  await owner.collection("users").authWithPassword(member.email as string, PASSWORD);
+  ({ su, operator, owner, organizationId } = await createFleet(bus.platform, "Agent fleet"));
 });
 afterEach(async () => {
   for (const nc of open.splice(0)) await nc.close().catch(() => {});
@@ -56,34 +49,20 @@ interface Device {
   url: string;
 }
 
-/** `agent enroll` with the password on stdin, as an operator types it. */
-async function enroll(email: string, password: string, stateDir: string): Promise<void> {
-  const enrolled = await runAgent(["enroll", "--platform", bus.platform.url, "--email", email, "--state-dir", stateDir], `${password}\n`);
-  expect(enrolled.code, enrolled.stderr).toBe(0);
-}
-
 /** Creates a Thing with a bus identity, enrolls it (password on stdin) and runs the agent for it. */
 async function enrolledAgent(): Promise<Device> {
-  const made = (await owner.send("/api/org/things", { method: "POST", body: { name: unique("device"), bus: { mode: "auto" } } })) as {
-    id: string; code: string; email: string; password: string;
-  };
+  const made = await postThing(owner, { name: unique("device"), bus: { mode: "auto" } });
   const stateDir = join(scratch, made.code);
-  await enroll(made.email, made.password, stateDir);
-  const port = await freePort();
-  const agent = startAgent(["run"], {
-    env: {
-      AGENT_STATE_DIR: stateDir,
-      AGENT_OBSERVABILITY_ADDR: `127.0.0.1:${port}`,
-      AGENT_OBSERVABILITY_INTERVAL: "500ms",
-      AGENT_PLATFORM_SYNC_INTERVAL: SYNC_INTERVAL,
-      AGENT_BUS_SERVERS: bus.busUrl,
-      AGENT_BUS_HEARTBEAT_INTERVAL: "1s",
-      AGENT_OVERLAY_ENABLED: "false",
-    },
+  await enrollAgent(bus.platform.url, made, stateDir);
+  const { agent, url } = await runEnrolled(stateDir, {
+    AGENT_PLATFORM_SYNC_INTERVAL: SYNC_INTERVAL,
+    AGENT_BUS_SERVERS: bus.busUrl,
+    AGENT_BUS_HEARTBEAT_INTERVAL: "1s",
+    AGENT_OVERLAY_ENABLED: "false",
   });
   running.push(agent);
   const thing = await su.collection("things").getOne(made.id);
-  const device = { id: made.id, code: made.code, email: made.email, busUser: thing.bus_user as string, stateDir, agent, url: `http://127.0.0.1:${port}` };
+  const device = { id: made.id, code: made.code, email: made.email, busUser: thing.bus_user as string, stateDir, agent, url };
   await checkBecomes(device.url, "bus", "ok", { path: "/ready", withinMs: 20_000 });
   return device;
 }
@@ -198,7 +177,7 @@ describe("agent run, enrolled from a Thing created through POST /api/org/things"
     // The remedy in fix: reactivated with a new password and enrolled again; the running agent takes it up.
     const password = "a-new-password-123";
     await su.collection("things").update(device.id, { active: true, password, passwordConfirm: password });
-    await enroll(device.email, password, device.stateDir);
+    await enrollAgent(bus.platform.url, { email: device.email, password }, device.stateDir);
     await becomes(device, "platform_sync", "ok", 45_000);
     await becomes(device, "bus", "ok", 45_000);
     expect(alive(device)).toBe(true);
