@@ -5,15 +5,14 @@
 // run plain nebula in theirs. Deactivating Thing b at the control plane cuts a → b with no operator action:
 // a's platform sync picks up the refreshed blocklist and its overlay manager reloads nebula.
 // Needs root, /dev/net/tun and `ping`: it FAILS, never skips, without them.
-import { spawnSync, type ChildProcess } from "node:child_process";
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
+import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { createThing, enrollAgent, runEnrolled, type AgentProcess, type MadeThing } from "./harness/agent";
-import { destroyStar, pingOnce, reaches, runIn, spawnIn, stopProcess, type Star } from "./harness/netns";
+import { pingOnce, reaches, runIn } from "./harness/netns";
 import { NEBULA } from "./harness/nebula";
-import { createOverlayStar, LH_UNDERLAY, type StarRole } from "./harness/overlay-star";
+import { LH_UNDERLAY, useOverlayStar } from "./harness/overlay-star";
 import { checkBecomes, checkOf, readyWhen } from "./harness/readiness";
 import { useWorld } from "./harness/world";
 
@@ -25,49 +24,21 @@ const BLOCK_WITHIN_MS = 60_000;
 describe("agent run with an overlay host: nebula managed from the platform, a peer's deactivation followed by itself", () => {
   const { platform, world: w } = useWorld();
 
-  let star: Star | undefined;
-  let setupError: Error | undefined;
-  let ns = {} as Record<StarRole, string>;
-  let dir = "";
-  const plain = new Map<StarRole, { child: ChildProcess; log: () => string }>();
+  const star = useOverlayStar("agr", "agent-run-overlay");
+  const { requireNet } = star;
   const things = {} as Record<"a" | "b", MadeThing>;
   let agent: AgentProcess | undefined;
   let url = "";
 
-  beforeAll(() => {
-    try {
-      ({ star, ns } = createOverlayStar("agr"));
-      dir = mkdtempSync(join(tmpdir(), "agent-run-overlay-"));
-    } catch (err) {
-      setupError = err as Error;
-    }
-  });
-
-  afterAll(async () => {
-    await agent?.stop();
-    for (const p of plain.values()) await stopProcess(p.child);
-    destroyStar(star);
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
-
-  function requireNet(): void {
-    if (setupError) throw new Error(`agent overlay tests need network namespaces: ${setupError.message}`);
-  }
+  afterAll(async () => agent?.stop());
 
   const alive = () => agent !== undefined && agent.child.exitCode === null && agent.child.signalCode === null;
-  const logs = () =>
-    [`--- agent (Thing a) ---\n${agent?.stderr().slice(-6000) ?? ""}`, ...[...plain.entries()].map(([r, p]) => `--- nebula ${r} ---\n${p.log().slice(-2000)}`)].join("\n");
-
-  function runPlain(role: StarRole, configYaml: string): void {
-    const path = join(dir, `${role}.yml`);
-    writeFileSync(path, configYaml, { mode: 0o600 });
-    plain.set(role, spawnIn(ns[role], NEBULA, ["-config", path]));
-  }
+  const logs = () => [`--- agent (Thing a) ---\n${agent?.stderr().slice(-6000) ?? ""}`, ...star.plainLogs(2000)].join("\n");
 
   /** What an operator would install as overlay.nebula on a device; here it enters device a's namespace first. */
   function nebulaWrapper(): string {
-    const path = join(dir, "nebula-in-a");
-    writeFileSync(path, `#!/bin/sh\nexec ip netns exec ${ns.a} ${NEBULA} "$@"\n`);
+    const path = join(star.dir, "nebula-in-a");
+    writeFileSync(path, `#!/bin/sh\nexec ip netns exec ${star.ns.a} ${NEBULA} "$@"\n`);
     chmodSync(path, 0o755);
     return path;
   }
@@ -89,10 +60,10 @@ describe("agent run with an overlay host: nebula managed from the platform, a pe
     for (const role of ["a", "b"] as const) {
       things[role] = await createThing(w, { name: `agr-${role}`, overlay: { mode: "auto", network_id: network, overlay_ip: OVERLAY[role] } });
     }
-    runPlain("lh", lh.config_yaml as string);
-    runPlain("b", await hostConfig(things.b.id));
+    await star.runPlain("lh", lh.config_yaml as string);
+    await star.runPlain("b", await hostConfig(things.b.id));
 
-    const stateDir = join(dir, "state-a");
+    const stateDir = join(star.dir, "state-a");
     expect(await enrollAgent(platform.url, things.a, stateDir)).toContain("overlay config written");
 
     const t0 = Date.now();
@@ -107,10 +78,10 @@ describe("agent run with an overlay host: nebula managed from the platform, a pe
     });
     expect(checkOf(ready.body, "overlay").detail).toMatch(/^\d+ tunnels?$/);
     expect(checkOf(ready.body, "platform_sync").state).toBe("ok");
-    expect(await reaches(ns.a, OVERLAY.b, 15_000), `a → b over the overlay\n${logs()}`).toBe(true);
+    expect(await reaches(star.ns.a, OVERLAY.b, 15_000), `a → b over the overlay\n${logs()}`).toBe(true);
     console.info(`agent run → overlay ok and a reaches b in ${Date.now() - t0} ms`);
     // nebula runs in device a's namespace (its tun device is there), not in the host's.
-    expect(runIn(ns.a, "ip", ["link", "show", "nebula1"]).code, logs()).toBe(0);
+    expect(runIn(star.ns.a, "ip", ["link", "show", "nebula1"]).code, logs()).toBe(0);
     expect(agent.stderr()).not.toContain("PRIVATE KEY");
     expect(alive()).toBe(true);
   });
@@ -118,7 +89,7 @@ describe("agent run with an overlay host: nebula managed from the platform, a pe
   it("Thing b deactivated at the control plane: a can no longer reach b within 60 s, by itself, and the agent lives", async () => {
     requireNet();
     if (!agent) throw new Error("the first test starts the agent");
-    expect(await reaches(ns.a, OVERLAY.b, 10_000), `a → b before the deactivation\n${logs()}`).toBe(true);
+    expect(await reaches(star.ns.a, OVERLAY.b, 10_000), `a → b before the deactivation\n${logs()}`).toBe(true);
     const reloadsBefore = agent.logs.filter((l) => l.msg === "overlay: config applied").length;
 
     const owner = await w.client("owner");
@@ -127,7 +98,7 @@ describe("agent run with an overlay host: nebula managed from the platform, a pe
     let cutAt = 0;
     const deadline = t0 + BLOCK_WITHIN_MS;
     while (Date.now() < deadline) {
-      if (!pingOnce(ns.a, OVERLAY.b)) {
+      if (!pingOnce(star.ns.a, OVERLAY.b)) {
         cutAt = Date.now();
         break;
       }
@@ -141,9 +112,9 @@ describe("agent run with an overlay host: nebula managed from the platform, a pe
     expect(applied.map((l) => l.mode), logs()).toEqual(["reload"]);
     expect(agent.logs.some((l) => l.msg === "platform sync: new overlay config"), logs()).toBe(true);
     // It stays cut, both ways, while a still reaches the lighthouse.
-    expect(await reaches(ns.a, OVERLAY.b, 5_000), `a → b must fail: b is blocklisted\n${logs()}`).toBe(false);
-    expect(await reaches(ns.b, OVERLAY.a, 5_000), `b → a must fail: b is blocklisted\n${logs()}`).toBe(false);
-    expect(await reaches(ns.a, OVERLAY.lh, 10_000), `a → lighthouse\n${logs()}`).toBe(true);
+    expect(await reaches(star.ns.a, OVERLAY.b, 5_000), `a → b must fail: b is blocklisted\n${logs()}`).toBe(false);
+    expect(await reaches(star.ns.b, OVERLAY.a, 5_000), `b → a must fail: b is blocklisted\n${logs()}`).toBe(false);
+    expect(await reaches(star.ns.a, OVERLAY.lh, 10_000), `a → lighthouse\n${logs()}`).toBe(true);
     // The new config is confirmed by the lighthouse handshake and the check is ok again.
     await readyWhen(url, (b) => checkOf(b, "overlay").state === "ok", { path: "/ready", after: new Date(), withinMs: 20_000 });
     expect(alive()).toBe(true);
@@ -152,10 +123,10 @@ describe("agent run with an overlay host: nebula managed from the platform, a pe
   it("SIGTERM: the agent exits 0 and leaves no nebula in device a's namespace", async () => {
     requireNet();
     if (!agent) throw new Error("the first test starts the agent");
-    expect(pidsIn(ns.a).length, "nebula runs in a's namespace").toBeGreaterThan(0);
+    expect(pidsIn(star.ns.a).length, "nebula runs in a's namespace").toBeGreaterThan(0);
     expect(await agent.stop(10_000)).toBe(0);
-    expect(pidsIn(ns.a), logs()).toEqual([]);
-    expect(runIn(ns.a, "ip", ["link", "show", "nebula1"]).code, "the tun device went with nebula").not.toBe(0);
+    expect(pidsIn(star.ns.a), logs()).toEqual([]);
+    expect(runIn(star.ns.a, "ip", ["link", "show", "nebula1"]).code, "the tun device went with nebula").not.toBe(0);
   });
 });
 
