@@ -108,6 +108,8 @@ describe("agent run with an overlay host: nebula managed from the platform, a pe
     console.info(`Thing b deactivated → a cannot reach b after ${cutAt - t0} ms (sync_interval ${SYNC_INTERVAL_MS} ms)`);
 
     // It is the agent's doing: the refreshed config came through platform sync and nebula was reloaded, not restarted.
+    // The agent logs the reload right after its SIGHUP: the line may still be in the pipe when the cut is seen.
+    await agent.waitForLog((l) => l.msg === "overlay: config applied" && l.mode === "reload", 5_000).catch(() => undefined);
     const applied = agent.logs.filter((l) => l.msg === "overlay: config applied").slice(reloadsBefore);
     expect(applied.map((l) => l.mode), logs()).toEqual(["reload"]);
     expect(agent.logs.some((l) => l.msg === "platform sync: new overlay config"), logs()).toBe(true);
