@@ -10,12 +10,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { jetstream, jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
-import type PocketBase from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { siteRelayStream } from "../agent/src/gateway/kv/wire";
 import { AGENT_BUNDLE, enrollAgent, postThing, runEnrolled, type AgentProcess } from "./harness/agent";
 import { busAccepts, closedWithin, connectWithCreds, eventually, startPlatformWithBus, type PlatformWithBus } from "./harness/bus";
-import { createFleet } from "./harness/fleet";
+import { createFleet, type Fleet } from "./harness/fleet";
 import { freePorts } from "./harness/ports";
 import { REPO_ROOT } from "./harness/process";
 import { checkBecomes, checkOf, getReady, readyWhen } from "./harness/readiness";
@@ -26,10 +25,7 @@ const REFRESH = "2s";
 const UPLINK_RESTART_AFTER = "8s";
 
 let bus: PlatformWithBus;
-let su: PocketBase;
-let operator: PocketBase;
-let owner: PocketBase;
-let organizationId: string;
+let fleet: Fleet;
 let agent: AgentProcess;
 let url: string; // the agent's /ready and /metrics
 let leafUrl: string; // the site's bus
@@ -44,11 +40,11 @@ const open: NatsConnection[] = [];
 
 beforeAll(async () => {
   bus = await startPlatformWithBus();
-  ({ su, operator, owner, organizationId } = await createFleet(bus.platform, "Site fleet"));
+  fleet = await createFleet(bus.platform, "Site fleet");
 
   // The gateway Thing, enrolled with its one-time password, then `agent run` in gateway mode.
-  const made = await postThing(owner, { name: unique("gateway"), bus: { mode: "auto" } });
-  gatewayBusUser = (await su.collection("things").getOne(made.id)).bus_user as string;
+  const made = await postThing(fleet.owner, { name: unique("gateway"), bus: { mode: "auto" } });
+  gatewayBusUser = (await fleet.su.collection("things").getOne(made.id)).bus_user as string;
   gatewayCode = made.code;
   stateDir = join(scratch, "state");
   await enrollAgent(bus.platform.url, made, stateDir);
@@ -82,7 +78,7 @@ afterAll(async () => {
 
 /** A device of the organization: its own bus user (creds) at the hub. */
 async function siteDevice(): Promise<{ id: string; creds: string }> {
-  const user = await su.collection("bus_users").create({ organization: organizationId, name: unique("device") });
+  const user = await fleet.su.collection("bus_users").create({ organization: fleet.organizationId, name: unique("device") });
   return { id: user.id, creds: user.creds_file as string };
 }
 
@@ -175,7 +171,7 @@ describe("agent run in gateway mode", () => {
     expect(await flows(gone, stays, "site.before")).toBe(true);
 
     const decided = Date.now();
-    await owner.collection("bus_users").update(revoked.id, { revoke: true });
+    await fleet.owner.collection("bus_users").update(revoked.id, { revoke: true });
     expect(await closedWithin(gone, 60_000), "the revoked client is still connected at the site").toBe(true);
     const droppedAfter = Date.now() - decided;
     console.log(`revocation at the hub -> site client dropped: ${droppedAfter} ms (leaf_config_interval ${REFRESH})`);
@@ -193,13 +189,13 @@ describe("agent run in gateway mode", () => {
     const device = await siteDevice();
     const nc = await atSite(device.creds);
     const suspended = Date.now();
-    await operator.collection("organizations").update(organizationId, { active: false });
+    await fleet.operator.collection("organizations").update(fleet.organizationId, { active: false });
     try {
       expect(await closedWithin(nc, 60_000), "a site client is still connected in a suspended organization").toBe(true);
       console.log(`organization suspended -> site client dropped: ${Date.now() - suspended} ms`);
       expect(await busAccepts(leafUrl, device.creds)).toBe(false);
     } finally {
-      await operator.collection("organizations").update(organizationId, { active: true });
+      await fleet.operator.collection("organizations").update(fleet.organizationId, { active: true });
     }
     const restored = Date.now();
     expect(await eventually(() => busAccepts(leafUrl, device.creds), 60_000), "the site does not admit the client after the restore").toBe(true);
@@ -247,7 +243,7 @@ describe("agent run in gateway mode", () => {
 
   it("an uplink the hub refuses while its leaf port accepts: the leaf is reloaded, then restarted, both logged and named in hub_uplink", async () => {
     // The gateway's own bus identity suspended: the hub refuses the uplink's creds, its leaf port still accepts.
-    await owner.collection("bus_users").update(gatewayBusUser, { active: false });
+    await fleet.owner.collection("bus_users").update(gatewayBusUser, { active: false });
     try {
       const reloaded = await readyWhen(url, (b) => /leaf reloaded at/.test(checkOf(b, "hub_uplink").detail ?? ""), { path: "/ready", withinMs: 40_000 });
       // hub_uplink only warns; /ready is 503 here for another reason: the suspended identity is the agent's own, so bus fails.
@@ -257,7 +253,7 @@ describe("agent run in gateway mode", () => {
       expect(agent.logs.some((l) => l.msg === "gateway: reloading the leaf server" && String(l.reason).includes("leaf port"))).toBe(true);
       expect(agent.logs.some((l) => l.msg === "gateway: restarting the leaf server" && String(l.reason).includes("leaf port"))).toBe(true);
     } finally {
-      await owner.collection("bus_users").update(gatewayBusUser, { active: true });
+      await fleet.owner.collection("bus_users").update(gatewayBusUser, { active: true });
     }
     await ready("hub_uplink", "ok", 60_000);
     await ready("bus", "ok", 60_000);
