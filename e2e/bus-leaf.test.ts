@@ -7,11 +7,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LeafConfig } from "../pb_hooks_src/bus/leaf-config";
 import { connectWithCreds, eventually, startPlatformWithBus, type PlatformWithBus } from "./harness/bus";
-import { startSiteLeaf } from "./harness/leaf";
+import { gatewayLeafConfig, startSiteLeaf } from "./harness/leaf";
 import type { NatsServer } from "./harness/nats";
-import { buildWorld, client, unique, type World } from "./harness/world";
+import { buildWorld, unique, type World } from "./harness/world";
 
 let bus: PlatformWithBus;
 let w: World;
@@ -62,11 +61,7 @@ interface Leafz {
 describe("a leaf server configured from GET /api/me/leaf-config", () => {
   it("attaches to the hub in the Thing's account, carries messages both ways, runs JetStream under the Thing's code, and shows nothing to another tenant", async () => {
     // An owner creates a gateway Thing with a minted bus identity; the Thing signs in and asks for its leaf config.
-    const owner = await w.client("owner");
-    const made = await owner.send("/api/org/things", { method: "POST", body: { name: unique("gateway"), bus: { mode: "auto" } } });
-    const device = client(bus.platform.url);
-    await device.collection("things").authWithPassword(made.email, made.password);
-    const config = (await device.send("/api/me/leaf-config", {})) as LeafConfig;
+    const { made, config } = await gatewayLeafConfig(bus.platform.url, await w.client("owner"));
     expect(Object.keys(config)).toHaveLength(10);
     expect(config.code).toBe(made.code);
     expect(config.domain).toBe(made.code);

@@ -11,9 +11,9 @@ import { startBusConnection, type BusConnection } from "../../agent/src/bus/conn
 import { createLogger } from "../../agent/src/lib/log";
 import type { LeafConfig } from "../../pb_hooks_src/bus/leaf-config";
 import { connectWithCreds, eventually, startPlatformWithBus, type PlatformWithBus } from "./bus";
-import { startSiteLeaf } from "./leaf";
+import { gatewayLeafConfig, startSiteLeaf } from "./leaf";
 import type { NatsServer } from "./nats";
-import { buildWorld, client, unique, type World } from "./world";
+import { buildWorld, unique, type World } from "./world";
 
 export interface KvSite {
   bus: PlatformWithBus;
@@ -35,11 +35,7 @@ export async function startKvSite(): Promise<KvSite> {
   const bus = await startPlatformWithBus();
   const world = await buildWorld(bus.platform);
   const dir = mkdtempSync(join(tmpdir(), "kv-site-"));
-  const owner = await world.client("owner");
-  const made = await owner.send("/api/org/things", { method: "POST", body: { name: unique("gateway"), bus: { mode: "auto" } } });
-  const device = client(bus.platform.url);
-  await device.collection("things").authWithPassword(made.email, made.password);
-  const config = (await device.send("/api/me/leaf-config", {})) as LeafConfig;
+  const { config } = await gatewayLeafConfig(bus.platform.url, await world.client("owner"));
   // A dead uplink is noticed within seconds (the tests stop the hub).
   const leaf = await startSiteLeaf(config, dir, { interval: "2s", max: 2 });
 
