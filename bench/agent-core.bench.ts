@@ -13,16 +13,16 @@
 //      about; (b) back to back, each asking again as soon as answered: a closed loop whose latency is
 //      100 / throughput, mostly queueing.
 // The scrapers and this bench run on the same cores as the agent, the control plane and the hub.
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AGENT_BUNDLE, startAgent, type AgentProcess } from "../e2e/harness/agent";
+import { enrollAgent, postThing, startAgent, type AgentProcess } from "../e2e/harness/agent";
 import { connectWithCreds, startPlatformWithBus } from "../e2e/harness/bus";
+import { createFleet } from "../e2e/harness/fleet";
 import { freePort } from "../e2e/harness/ports";
-import { PASSWORD, client, createMember, createUser, unique } from "../e2e/harness/world";
+import { unique } from "../e2e/harness/world";
 import { AGENT_NODE_FLAGS } from "../agent/src/service/node-flags";
 import { report } from "./stats";
 
@@ -60,22 +60,10 @@ try {
 
 /** A Thing with a bus identity, created as an organization's owner does, and enrolled into its own state_dir. */
 async function enroll(): Promise<{ code: string; stateDir: string }> {
-  const su = await bus.platform.superuser();
-  const operatorUser = await createUser(su, `${unique("operator")}@example.test`, { is_operator: true });
-  const operator = client(bus.platform.url);
-  await operator.collection("users").authWithPassword(operatorUser.email as string, PASSWORD);
-  const organization = await operator.collection("organizations").create({ name: "Bench fleet", code: unique("bench"), active: true });
-  const member = await createMember(su, organization.id, "owner");
-  const owner = client(bus.platform.url);
-  await owner.collection("users").authWithPassword(member.email as string, PASSWORD);
-  const made = (await owner.send("/api/org/things", { method: "POST", body: { name: unique("device"), bus: { mode: "auto" } } })) as { code: string; email: string; password: string };
+  const { owner } = await createFleet(bus.platform, "Bench fleet");
+  const made = await postThing(owner, { name: unique("device"), bus: { mode: "auto" } });
   const stateDir = join(root, made.code);
-  const enrolled = spawnSync(process.execPath, [...AGENT_NODE_FLAGS, AGENT_BUNDLE, "enroll", "--platform", bus.platform.url, "--email", made.email, "--state-dir", stateDir], {
-    input: `${made.password}\n`,
-    encoding: "utf8",
-    timeout: 20_000,
-  });
-  if (enrolled.status !== 0) throw new Error(`agent enroll failed: ${enrolled.stderr}`);
+  await enrollAgent(bus.platform.url, made, stateDir);
   return { code: made.code, stateDir };
 }
 

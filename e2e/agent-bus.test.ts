@@ -16,7 +16,8 @@ import type { Check } from "../agent/src/health/check";
 import { createLogger } from "../agent/src/lib/log";
 import { AGENT_VERSION } from "../agent/src/version";
 import { connectWithCreds, eventually, startPlatformWithBus, type PlatformWithBus } from "./harness/bus";
-import { PASSWORD, client, createMember, unique } from "./harness/world";
+import { signedInOwner } from "./harness/fleet";
+import { client, unique } from "./harness/world";
 
 let bus: PlatformWithBus;
 let su: PocketBase;
@@ -26,9 +27,7 @@ beforeAll(async () => {
   bus = await startPlatformWithBus();
   su = await bus.platform.superuser();
   const org = await su.collection("organizations").create({ name: "Agents", code: unique("agents"), active: true });
-  const member = await createMember(su, org.id, "owner");
-  owner = client(bus.platform.url);
-  await owner.collection("users").authWithPassword(member.email as string, PASSWORD);
+  owner = await signedInOwner(bus.platform.url, su, org.id);
 });
 afterAll(async () => bus?.stop());
 
@@ -186,30 +185,34 @@ describe("agent bus connection", () => {
   });
 });
 
+/** Runs `scenario` with an agent's bus side for `device` connected (bus ok) on the creds `as` reads; stops it after. */
+async function withConnectedAgent(device: Device, as: PocketBase, scenario: (agent: ReturnType<typeof startAgentBus>) => Promise<void>): Promise<void> {
+  const agent = startAgentBus(device);
+  try {
+    agent.connection.useCreds(await credsOf(device, as));
+    expect(await becomes(agent.checks.bus, "ok")).toBe(true);
+    await scenario(agent);
+  } finally {
+    await agent.stop();
+  }
+}
+
 describe("agent bus credentials refused by the hub", () => {
   it("revoke-and-replace: the auth error fires onAuthError, and useCreds(new) reconnects in the same process", async () => {
     const device = await createDevice();
-    const agent = startAgentBus(device);
-    try {
-      agent.connection.useCreds(await credsOf(device));
-      expect(await becomes(agent.checks.bus, "ok")).toBe(true);
+    await withConnectedAgent(device, owner, async (agent) => {
       await owner.collection("bus_users").update(device.busUser, { revoke: true });
       expect(await eventually(async () => agent.authErrors.length > 0, 10_000)).toBe(true);
       expect(agent.authErrors[0].kind).toBe("authorization");
       expect(await agent.checks.bus.run()).toMatchObject({ state: "fail", detail: expect.stringMatching(/^authorization: /) });
       agent.connection.useCreds(await credsOf(device));
       expect(await becomes(agent.checks.bus, "ok")).toBe(true);
-    } finally {
-      await agent.stop();
-    }
+    });
   });
 
   it("a suspended bus user: the connection is refused, reported, with back-off rather than a tight loop", async () => {
     const device = await createDevice();
-    const agent = startAgentBus(device);
-    try {
-      agent.connection.useCreds(await credsOf(device));
-      expect(await becomes(agent.checks.bus, "ok")).toBe(true);
+    await withConnectedAgent(device, owner, async (agent) => {
       await owner.collection("bus_users").update(device.busUser, { active: false });
       expect(await eventually(async () => agent.authErrors.length > 0, 10_000)).toBe(true);
       const first = agent.authErrors.length;
@@ -222,49 +225,33 @@ describe("agent bus credentials refused by the hub", () => {
       // The same creds again (platform sync found nothing new) change nothing.
       agent.connection.useCreds(await credsOf(device));
       expect(await stateOf(agent.checks.bus)).toBe("fail");
-    } finally {
-      await agent.stop();
-    }
+    });
   });
 
   it("an organization suspended: disconnected, then back after the restore with the same creds and no action", async () => {
     const org = await su.collection("organizations").create({ name: "Suspended", code: unique("susp"), active: true });
-    const member = await createMember(su, org.id, "owner");
-    const other = client(bus.platform.url);
-    await other.collection("users").authWithPassword(member.email as string, PASSWORD);
+    const other = await signedInOwner(bus.platform.url, su, org.id);
     const device = await createDevice(other);
-    const agent = startAgentBus(device);
-    try {
-      agent.connection.useCreds(await credsOf(device, other));
-      expect(await becomes(agent.checks.bus, "ok")).toBe(true);
+    await withConnectedAgent(device, other, async (agent) => {
       await su.collection("organizations").update(org.id, { active: false });
       expect(await becomes(agent.checks.bus, "fail")).toBe(true);
       await new Promise((r) => setTimeout(r, 1_500));
       expect(await stateOf(agent.checks.bus)).toBe("fail");
       await su.collection("organizations").update(org.id, { active: true });
       expect(await becomes(agent.checks.bus, "ok")).toBe(true);
-    } finally {
-      await agent.stop();
-    }
+    });
   });
 
   it("warns on `persistence` where the organization's account has no persistence", async () => {
     const org = await su.collection("organizations").create({ name: "No persistence", code: unique("nopersist"), active: true });
     const account = await su.collection("bus_accounts").getFirstListItem(`organization = "${org.id}"`);
     await su.collection("bus_accounts").update(account.id, { limits: { ...account.limits, max_persist_disk_storage: 0, max_persist_memory_storage: 0 } });
-    const member = await createMember(su, org.id, "owner");
-    const other = client(bus.platform.url);
-    await other.collection("users").authWithPassword(member.email as string, PASSWORD);
+    const other = await signedInOwner(bus.platform.url, su, org.id);
     const device = await createDevice(other);
-    const agent = startAgentBus(device);
-    try {
-      agent.connection.useCreds(await credsOf(device, other));
-      expect(await becomes(agent.checks.bus, "ok")).toBe(true);
+    await withConnectedAgent(device, other, async (agent) => {
       const outcome = await agent.checks.persistence.run();
       expect(outcome).toMatchObject({ state: "warn", detail: expect.stringMatching(/^bus persistence unusable for this account: .+; telemetry is not stored$/) });
       expect(outcome.fix).toMatch(/max_persist/);
-    } finally {
-      await agent.stop();
-    }
+    });
   });
 });

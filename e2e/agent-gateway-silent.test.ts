@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PING_INTERVAL, PING_MAX } from "../agent/src/gateway/leaf-files";
+import { LEAF_PINGS } from "../agent/src/gateway/leaf-files";
 import { UPLINK_POLL_MS } from "../agent/src/gateway/uplink";
 import { parseDuration } from "../pb_hooks_src/config/duration";
 import { busAccepts, connectWithCreds, startPlatformWithBus, type PlatformWithBus } from "./harness/bus";
@@ -23,10 +23,10 @@ const UPLINK_RESTART_AFTER = "8s";
 const RELAYED_LEAF_PORT = 7422;
 /**
  * The bound leaf-files.ts argues for a silent drop: the leaf closes an uplink whose pings go unanswered
- * PING_MAX + 1 intervals in a row; the agent sees that at its next /leafz look, and /ready serves it at
+ * ping_max + 1 intervals in a row; the agent sees that at its next /leafz look, and /ready serves it at
  * the next probe (observability.interval 500 ms here).
  */
-const SILENT_DROP_BOUND_MS = (PING_MAX + 1) * parseDuration(PING_INTERVAL) + UPLINK_POLL_MS + 500;
+const SILENT_DROP_BOUND_MS = (LEAF_PINGS.max + 1) * parseDuration(LEAF_PINGS.interval) + UPLINK_POLL_MS + 500;
 /** Timers and looks late on a loaded machine (two cores shared by several test runs). */
 const SCHEDULING_ALLOWANCE_MS = 2_000;
 
@@ -91,7 +91,7 @@ describe("a gateway's uplink silently dropped", () => {
 
         const islanded = await site.ready("hub_uplink", "warn", 60_000);
         const warnedAfter = Date.now() - dropped;
-        console.log(`uplink silently dropped -> hub_uplink warn: ${warnedAfter} ms (ping_interval ${PING_INTERVAL}, ping_max ${PING_MAX}: bound ${SILENT_DROP_BOUND_MS} ms)`);
+        console.log(`uplink silently dropped -> hub_uplink warn: ${warnedAfter} ms (ping_interval ${LEAF_PINGS.interval}, ping_max ${LEAF_PINGS.max}: bound ${SILENT_DROP_BOUND_MS} ms)`);
         expect(warnedAfter).toBeLessThanOrEqual(SILENT_DROP_BOUND_MS + SCHEDULING_ALLOWANCE_MS);
         expect(warnedAfter).toBeLessThan(60_000);
         expect(islanded.status).toBe(200);

@@ -2,20 +2,18 @@
 // control plane and the pinned nebula in network namespaces: the platform issues a lighthouse and two hosts;
 // the lighthouse and host b run plain nebula, host a runs under the manager (imported directly, nebula
 // started through `ip netns exec`). Needs root, /dev/net/tun and `ping`: it FAILS, never skips, without them.
-import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { RecordModel } from "pocketbase";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { overlayOutcome } from "../agent/src/overlay/check";
 import { overlayFiles } from "../agent/src/overlay/config-files";
 import { createOverlayManager, type OverlayManager, type OverlayStatus } from "../agent/src/overlay/manager";
 import { readIfPresent } from "../agent/src/lib/files";
 import { createLogger } from "../agent/src/lib/log";
-import { destroyStar, pingOnce, reaches, runIn, spawnIn, stopProcess, type Star } from "./harness/netns";
+import { pingOnce, reaches, runIn } from "./harness/netns";
 import { NEBULA } from "./harness/nebula";
-import { createOverlayStar, issueStarHosts, LH_UNDERLAY, type StarRole } from "./harness/overlay-star";
+import { issueStarHosts, LH_UNDERLAY, useOverlayStar, type StarRole } from "./harness/overlay-star";
 import { useWorld } from "./harness/world";
 
 const OVERLAY = { lh: "10.42.8.1", a: "10.42.8.2", b: "10.42.8.3" };
@@ -34,59 +32,31 @@ async function until(what: string, withinMs: number, done: () => boolean, detail
 describe("agent overlay manager", () => {
   const { world: w } = useWorld();
 
-  let star: Star | undefined;
-  let setupError: Error | undefined;
-  let dir = "";
-  let ns = {} as Record<StarRole, string>;
-  const plain = new Map<StarRole, { child: ChildProcess; log: () => string }>();
+  const star = useOverlayStar("ago", "agent-overlay");
+  const { requireNet } = star;
   const hosts = {} as Record<StarRole, RecordModel>;
   let manager: OverlayManager | undefined;
   const agentLog: string[] = [];
 
-  beforeAll(() => {
-    try {
-      ({ star, ns } = createOverlayStar("ago"));
-      dir = mkdtempSync(join(tmpdir(), "agent-overlay-"));
-    } catch (err) {
-      setupError = err as Error;
-    }
-  });
+  afterAll(async () => manager?.stop());
 
-  afterAll(async () => {
-    await manager?.stop();
-    for (const p of plain.values()) await stopProcess(p.child);
-    destroyStar(star);
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
-
-  function requireNet(): void {
-    if (setupError) throw new Error(`agent overlay tests need network namespaces: ${setupError.message}`);
-  }
-
-  const files = () => overlayFiles(join(dir, "state", "overlay"));
+  const files = () => overlayFiles(join(star.dir, "state", "overlay"));
   const status = (): OverlayStatus => {
     if (!manager) throw new Error("the first test starts the manager");
     return manager.status();
   };
-  const logs = () =>
-    [`--- agent (host a) ---\n${agentLog.slice(-60).join("")}`, ...[...plain.entries()].map(([r, p]) => `--- nebula ${r} ---\n${p.log().slice(-2000)}`)].join("\n");
-
-  function runPlain(role: StarRole, configYaml: string): void {
-    const path = join(dir, `${role}.yml`);
-    writeFileSync(path, configYaml);
-    plain.set(role, spawnIn(ns[role], NEBULA, ["-config", path]));
-  }
+  const logs = () => [`--- agent (host a) ---\n${agentLog.slice(-60).join("")}`, ...star.plainLogs(2000)].join("\n");
 
   const configOf = async (role: StarRole): Promise<string> => (await (await w.client("owner")).collection("overlay_hosts").getOne(hosts[role].id)).config_yaml;
 
   it("runs nebula from the host's config_yaml: tunnel up, the config kept as the last good one, check ok", async () => {
     requireNet();
     Object.assign(hosts, await issueStarHosts(w, "ago", OVERLAY));
-    runPlain("lh", hosts.lh.config_yaml);
-    runPlain("b", hosts.b.config_yaml);
+    await star.runPlain("lh", hosts.lh.config_yaml);
+    await star.runPlain("b", hosts.b.config_yaml);
 
     manager = createOverlayManager({
-      nebula: { binary: NEBULA, launcher: ["ip", "netns", "exec", ns.a] },
+      nebula: { binary: NEBULA, launcher: ["ip", "netns", "exec", star.ns.a] },
       overlayDir: files().config.replace(/\/config\.yml$/, ""),
       handshakeTimeoutMs: HANDSHAKE_TIMEOUT_MS,
       logger: createLogger((line) => agentLog.push(line), "debug"),
@@ -98,7 +68,7 @@ describe("agent overlay manager", () => {
     const t0 = Date.now();
     expect(await manager.apply(hosts.a.config_yaml)).toBe("restarted");
     await until("the lighthouse handshake", 15_000, () => status().tunnels > 0 && !status().unproven && readIfPresent(files().lastGood) !== undefined, logs);
-    expect(await reaches(ns.a, OVERLAY.b, 10_000), `a → b over the overlay\n${logs()}`).toBe(true);
+    expect(await reaches(star.ns.a, OVERLAY.b, 10_000), `a → b over the overlay\n${logs()}`).toBe(true);
     console.info(`manager: config applied → a reaches b in ${Date.now() - t0} ms`);
 
     for (const path of [files().config, files().lastGood]) {
@@ -129,7 +99,7 @@ describe("agent overlay manager", () => {
     const outcome = overlayOutcome(true, status(), files().config);
     expect(outcome.state).toBe("warn");
     expect(outcome.detail).toMatch(/no lighthouse handshake within 6 s: rolled back/);
-    expect(await reaches(ns.a, OVERLAY.b, 15_000), `a → b after the rollback\n${logs()}`).toBe(true);
+    expect(await reaches(star.ns.a, OVERLAY.b, 15_000), `a → b after the rollback\n${logs()}`).toBe(true);
     // The refused text is not tried again at the next refresh.
     expect(await manager?.apply(bad)).toBe("unchanged");
     expect(readFileSync(files().config, "utf8")).toBe(good);
@@ -137,7 +107,7 @@ describe("agent overlay manager", () => {
 
   it("a peer deactivated at the control plane loses its tunnel once the refreshed config is applied (reload, no restart)", async () => {
     requireNet();
-    expect(await reaches(ns.a, OVERLAY.b, 10_000), `a → b before the deactivation\n${logs()}`).toBe(true);
+    expect(await reaches(star.ns.a, OVERLAY.b, 10_000), `a → b before the deactivation\n${logs()}`).toBe(true);
     const owner = await w.client("owner");
     await owner.collection("overlay_hosts").update(hosts.b.id, { active: false });
     const refreshed = await configOf("a");
@@ -146,16 +116,16 @@ describe("agent overlay manager", () => {
     const t0 = Date.now();
     // What the 60 s platform refresh does when the host's config changed.
     expect(await manager?.apply(refreshed)).toBe("reloaded");
-    const cut = await until("the blocked peer's tunnel teardown", 60_000, () => !pingOnce(ns.a, OVERLAY.b), logs);
+    const cut = await until("the blocked peer's tunnel teardown", 60_000, () => !pingOnce(star.ns.a, OVERLAY.b), logs);
     console.info(`blocklisted peer unreachable ${cut} ms after the refreshed config was applied`);
     // It stays cut, both ways, while a still reaches the lighthouse.
-    expect(await reaches(ns.a, OVERLAY.b, 5_000), `a → b must fail: b is blocklisted\n${logs()}`).toBe(false);
-    expect(await reaches(ns.b, OVERLAY.a, 5_000), `b → a must fail: b is blocklisted\n${logs()}`).toBe(false);
-    expect(await reaches(ns.a, OVERLAY.lh, 10_000), `a → lighthouse\n${logs()}`).toBe(true);
+    expect(await reaches(star.ns.a, OVERLAY.b, 5_000), `a → b must fail: b is blocklisted\n${logs()}`).toBe(false);
+    expect(await reaches(star.ns.b, OVERLAY.a, 5_000), `b → a must fail: b is blocklisted\n${logs()}`).toBe(false);
+    expect(await reaches(star.ns.a, OVERLAY.lh, 10_000), `a → lighthouse\n${logs()}`).toBe(true);
     expect(Date.now() - t0).toBeLessThan(60_000 + 20_000);
     await until("the confirmation", HANDSHAKE_TIMEOUT_MS + 5_000, () => readIfPresent(files().lastGood) === refreshed, logs);
     expect(status().rejected).toBeNull();
     expect(overlayOutcome(true, status(), "c").state).toBe("ok");
-    expect(runIn(ns.a, "ip", ["link", "show", "nebula1"]).code).toBe(0);
+    expect(runIn(star.ns.a, "ip", ["link", "show", "nebula1"]).code).toBe(0);
   });
 });

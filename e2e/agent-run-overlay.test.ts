@@ -5,16 +5,14 @@
 // run plain nebula in theirs. Deactivating Thing b at the control plane cuts a → b with no operator action:
 // a's platform sync picks up the refreshed blocklist and its overlay manager reloads nebula.
 // Needs root, /dev/net/tun and `ping`: it FAILS, never skips, without them.
-import { spawnSync, type ChildProcess } from "node:child_process";
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
+import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createThing, runAgent, startAgent, type AgentProcess, type MadeThing } from "./harness/agent";
-import { destroyStar, pingOnce, reaches, runIn, spawnIn, stopProcess, type Star } from "./harness/netns";
+import { afterAll, describe, expect, it } from "vitest";
+import { createThing, enrollAgent, runEnrolled, type AgentProcess, type MadeThing } from "./harness/agent";
+import { pingOnce, reaches, runIn } from "./harness/netns";
 import { NEBULA } from "./harness/nebula";
-import { createOverlayStar, LH_UNDERLAY, type StarRole } from "./harness/overlay-star";
-import { freePort } from "./harness/ports";
+import { LH_UNDERLAY, useOverlayStar } from "./harness/overlay-star";
 import { checkBecomes, checkOf, readyWhen } from "./harness/readiness";
 import { useWorld } from "./harness/world";
 
@@ -26,49 +24,21 @@ const BLOCK_WITHIN_MS = 60_000;
 describe("agent run with an overlay host: nebula managed from the platform, a peer's deactivation followed by itself", () => {
   const { platform, world: w } = useWorld();
 
-  let star: Star | undefined;
-  let setupError: Error | undefined;
-  let ns = {} as Record<StarRole, string>;
-  let dir = "";
-  const plain = new Map<StarRole, { child: ChildProcess; log: () => string }>();
+  const star = useOverlayStar("agr", "agent-run-overlay");
+  const { requireNet } = star;
   const things = {} as Record<"a" | "b", MadeThing>;
   let agent: AgentProcess | undefined;
   let url = "";
 
-  beforeAll(() => {
-    try {
-      ({ star, ns } = createOverlayStar("agr"));
-      dir = mkdtempSync(join(tmpdir(), "agent-run-overlay-"));
-    } catch (err) {
-      setupError = err as Error;
-    }
-  });
-
-  afterAll(async () => {
-    await agent?.stop();
-    for (const p of plain.values()) await stopProcess(p.child);
-    destroyStar(star);
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
-
-  function requireNet(): void {
-    if (setupError) throw new Error(`agent overlay tests need network namespaces: ${setupError.message}`);
-  }
+  afterAll(async () => agent?.stop());
 
   const alive = () => agent !== undefined && agent.child.exitCode === null && agent.child.signalCode === null;
-  const logs = () =>
-    [`--- agent (Thing a) ---\n${agent?.stderr().slice(-6000) ?? ""}`, ...[...plain.entries()].map(([r, p]) => `--- nebula ${r} ---\n${p.log().slice(-2000)}`)].join("\n");
-
-  function runPlain(role: StarRole, configYaml: string): void {
-    const path = join(dir, `${role}.yml`);
-    writeFileSync(path, configYaml, { mode: 0o600 });
-    plain.set(role, spawnIn(ns[role], NEBULA, ["-config", path]));
-  }
+  const logs = () => [`--- agent (Thing a) ---\n${agent?.stderr().slice(-6000) ?? ""}`, ...star.plainLogs(2000)].join("\n");
 
   /** What an operator would install as overlay.nebula on a device; here it enters device a's namespace first. */
   function nebulaWrapper(): string {
-    const path = join(dir, "nebula-in-a");
-    writeFileSync(path, `#!/bin/sh\nexec ip netns exec ${ns.a} ${NEBULA} "$@"\n`);
+    const path = join(star.dir, "nebula-in-a");
+    writeFileSync(path, `#!/bin/sh\nexec ip netns exec ${star.ns.a} ${NEBULA} "$@"\n`);
     chmodSync(path, 0o755);
     return path;
   }
@@ -90,37 +60,28 @@ describe("agent run with an overlay host: nebula managed from the platform, a pe
     for (const role of ["a", "b"] as const) {
       things[role] = await createThing(w, { name: `agr-${role}`, overlay: { mode: "auto", network_id: network, overlay_ip: OVERLAY[role] } });
     }
-    runPlain("lh", lh.config_yaml as string);
-    runPlain("b", await hostConfig(things.b.id));
+    await star.runPlain("lh", lh.config_yaml as string);
+    await star.runPlain("b", await hostConfig(things.b.id));
 
-    const stateDir = join(dir, "state-a");
-    const enrolled = await runAgent(["enroll", "--platform", platform.url, "--email", things.a.email, "--state-dir", stateDir], `${things.a.password}\n`);
-    expect(enrolled.code, enrolled.stderr).toBe(0);
-    expect(enrolled.stdout).toContain("overlay config written");
+    const stateDir = join(star.dir, "state-a");
+    expect(await enrollAgent(platform.url, things.a, stateDir)).toContain("overlay config written");
 
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
     const t0 = Date.now();
-    agent = startAgent(["run"], {
-      env: {
-        AGENT_STATE_DIR: stateDir,
-        AGENT_OBSERVABILITY_ADDR: `127.0.0.1:${port}`,
-        AGENT_OBSERVABILITY_INTERVAL: "500ms",
-        AGENT_PLATFORM_SYNC_INTERVAL: `${SYNC_INTERVAL_MS / 1000}s`,
-        AGENT_OVERLAY_NEBULA: nebulaWrapper(),
-        AGENT_OVERLAY_HANDSHAKE_TIMEOUT: "10s",
-        AGENT_TELEMETRY_ENABLED: "false",
-      },
-    });
+    ({ agent, url } = await runEnrolled(stateDir, {
+      AGENT_PLATFORM_SYNC_INTERVAL: `${SYNC_INTERVAL_MS / 1000}s`,
+      AGENT_OVERLAY_NEBULA: nebulaWrapper(),
+      AGENT_OVERLAY_HANDSHAKE_TIMEOUT: "10s",
+      AGENT_TELEMETRY_ENABLED: "false",
+    }));
     const ready = await checkBecomes(url, "overlay", "ok", { path: "/ready", withinMs: 30_000 }).catch((err: Error) => {
       throw new Error(`${err.message}\n${logs()}`);
     });
     expect(checkOf(ready.body, "overlay").detail).toMatch(/^\d+ tunnels?$/);
     expect(checkOf(ready.body, "platform_sync").state).toBe("ok");
-    expect(await reaches(ns.a, OVERLAY.b, 15_000), `a → b over the overlay\n${logs()}`).toBe(true);
+    expect(await reaches(star.ns.a, OVERLAY.b, 15_000), `a → b over the overlay\n${logs()}`).toBe(true);
     console.info(`agent run → overlay ok and a reaches b in ${Date.now() - t0} ms`);
     // nebula runs in device a's namespace (its tun device is there), not in the host's.
-    expect(runIn(ns.a, "ip", ["link", "show", "nebula1"]).code, logs()).toBe(0);
+    expect(runIn(star.ns.a, "ip", ["link", "show", "nebula1"]).code, logs()).toBe(0);
     expect(agent.stderr()).not.toContain("PRIVATE KEY");
     expect(alive()).toBe(true);
   });
@@ -128,7 +89,7 @@ describe("agent run with an overlay host: nebula managed from the platform, a pe
   it("Thing b deactivated at the control plane: a can no longer reach b within 60 s, by itself, and the agent lives", async () => {
     requireNet();
     if (!agent) throw new Error("the first test starts the agent");
-    expect(await reaches(ns.a, OVERLAY.b, 10_000), `a → b before the deactivation\n${logs()}`).toBe(true);
+    expect(await reaches(star.ns.a, OVERLAY.b, 10_000), `a → b before the deactivation\n${logs()}`).toBe(true);
     const reloadsBefore = agent.logs.filter((l) => l.msg === "overlay: config applied").length;
 
     const owner = await w.client("owner");
@@ -137,7 +98,7 @@ describe("agent run with an overlay host: nebula managed from the platform, a pe
     let cutAt = 0;
     const deadline = t0 + BLOCK_WITHIN_MS;
     while (Date.now() < deadline) {
-      if (!pingOnce(ns.a, OVERLAY.b)) {
+      if (!pingOnce(star.ns.a, OVERLAY.b)) {
         cutAt = Date.now();
         break;
       }
@@ -147,13 +108,15 @@ describe("agent run with an overlay host: nebula managed from the platform, a pe
     console.info(`Thing b deactivated → a cannot reach b after ${cutAt - t0} ms (sync_interval ${SYNC_INTERVAL_MS} ms)`);
 
     // It is the agent's doing: the refreshed config came through platform sync and nebula was reloaded, not restarted.
+    // The agent logs the reload right after its SIGHUP: the line may still be in the pipe when the cut is seen.
+    await agent.waitForLog((l) => l.msg === "overlay: config applied" && l.mode === "reload", 5_000).catch(() => undefined);
     const applied = agent.logs.filter((l) => l.msg === "overlay: config applied").slice(reloadsBefore);
     expect(applied.map((l) => l.mode), logs()).toEqual(["reload"]);
     expect(agent.logs.some((l) => l.msg === "platform sync: new overlay config"), logs()).toBe(true);
     // It stays cut, both ways, while a still reaches the lighthouse.
-    expect(await reaches(ns.a, OVERLAY.b, 5_000), `a → b must fail: b is blocklisted\n${logs()}`).toBe(false);
-    expect(await reaches(ns.b, OVERLAY.a, 5_000), `b → a must fail: b is blocklisted\n${logs()}`).toBe(false);
-    expect(await reaches(ns.a, OVERLAY.lh, 10_000), `a → lighthouse\n${logs()}`).toBe(true);
+    expect(await reaches(star.ns.a, OVERLAY.b, 5_000), `a → b must fail: b is blocklisted\n${logs()}`).toBe(false);
+    expect(await reaches(star.ns.b, OVERLAY.a, 5_000), `b → a must fail: b is blocklisted\n${logs()}`).toBe(false);
+    expect(await reaches(star.ns.a, OVERLAY.lh, 10_000), `a → lighthouse\n${logs()}`).toBe(true);
     // The new config is confirmed by the lighthouse handshake and the check is ok again.
     await readyWhen(url, (b) => checkOf(b, "overlay").state === "ok", { path: "/ready", after: new Date(), withinMs: 20_000 });
     expect(alive()).toBe(true);
@@ -162,10 +125,10 @@ describe("agent run with an overlay host: nebula managed from the platform, a pe
   it("SIGTERM: the agent exits 0 and leaves no nebula in device a's namespace", async () => {
     requireNet();
     if (!agent) throw new Error("the first test starts the agent");
-    expect(pidsIn(ns.a).length, "nebula runs in a's namespace").toBeGreaterThan(0);
+    expect(pidsIn(star.ns.a).length, "nebula runs in a's namespace").toBeGreaterThan(0);
     expect(await agent.stop(10_000)).toBe(0);
-    expect(pidsIn(ns.a), logs()).toEqual([]);
-    expect(runIn(ns.a, "ip", ["link", "show", "nebula1"]).code, "the tun device went with nebula").not.toBe(0);
+    expect(pidsIn(star.ns.a), logs()).toEqual([]);
+    expect(runIn(star.ns.a, "ip", ["link", "show", "nebula1"]).code, "the tun device went with nebula").not.toBe(0);
   });
 });
 

@@ -6,35 +6,24 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { NatsConnection } from "@nats-io/transport-node";
-import type PocketBase from "pocketbase";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { runAgent, startAgent, type AgentProcess } from "./harness/agent";
+import { enrollAgent, postThing, runEnrolled, type AgentProcess } from "./harness/agent";
 import { connectWithCreds, startPlatformWithBus, type PlatformWithBus } from "./harness/bus";
-import { freePort } from "./harness/ports";
+import { createFleet, type Fleet } from "./harness/fleet";
 import { checkBecomes, checkOf, readyWhen } from "./harness/readiness";
-import { PASSWORD, client, createMember, createUser, unique } from "./harness/world";
+import { unique } from "./harness/world";
 
 const SYNC_INTERVAL = "2s";
 
 let bus: PlatformWithBus;
-let su: PocketBase;
-let owner: PocketBase;
-let operator: PocketBase;
-let organizationId: string;
+let fleet: Fleet;
 const scratch = mkdtempSync(join(tmpdir(), "agent-run-"));
 const running: AgentProcess[] = [];
 const open: NatsConnection[] = [];
 
 beforeAll(async () => {
   bus = await startPlatformWithBus();
-  su = await bus.platform.superuser();
-  const operatorUser = await createUser(su, `${unique("operator")}@example.test`, { is_operator: true });
-  operator = client(bus.platform.url);
-  await operator.collection("users").authWithPassword(operatorUser.email as string, PASSWORD);
-  organizationId = (await operator.collection("organizations").create({ name: "Agent fleet", code: unique("fleet"), active: true })).id;
-  const member = await createMember(su, organizationId, "owner");
-  owner = client(bus.platform.url);
-  await owner.collection("users").authWithPassword(member.email as string, PASSWORD);
+  fleet = await createFleet(bus.platform, "Agent fleet");
 });
 afterEach(async () => {
   for (const nc of open.splice(0)) await nc.close().catch(() => {});
@@ -56,34 +45,20 @@ interface Device {
   url: string;
 }
 
-/** `agent enroll` with the password on stdin, as an operator types it. */
-async function enroll(email: string, password: string, stateDir: string): Promise<void> {
-  const enrolled = await runAgent(["enroll", "--platform", bus.platform.url, "--email", email, "--state-dir", stateDir], `${password}\n`);
-  expect(enrolled.code, enrolled.stderr).toBe(0);
-}
-
 /** Creates a Thing with a bus identity, enrolls it (password on stdin) and runs the agent for it. */
 async function enrolledAgent(): Promise<Device> {
-  const made = (await owner.send("/api/org/things", { method: "POST", body: { name: unique("device"), bus: { mode: "auto" } } })) as {
-    id: string; code: string; email: string; password: string;
-  };
+  const made = await postThing(fleet.owner, { name: unique("device"), bus: { mode: "auto" } });
   const stateDir = join(scratch, made.code);
-  await enroll(made.email, made.password, stateDir);
-  const port = await freePort();
-  const agent = startAgent(["run"], {
-    env: {
-      AGENT_STATE_DIR: stateDir,
-      AGENT_OBSERVABILITY_ADDR: `127.0.0.1:${port}`,
-      AGENT_OBSERVABILITY_INTERVAL: "500ms",
-      AGENT_PLATFORM_SYNC_INTERVAL: SYNC_INTERVAL,
-      AGENT_BUS_SERVERS: bus.busUrl,
-      AGENT_BUS_HEARTBEAT_INTERVAL: "1s",
-      AGENT_OVERLAY_ENABLED: "false",
-    },
+  await enrollAgent(bus.platform.url, made, stateDir);
+  const { agent, url } = await runEnrolled(stateDir, {
+    AGENT_PLATFORM_SYNC_INTERVAL: SYNC_INTERVAL,
+    AGENT_BUS_SERVERS: bus.busUrl,
+    AGENT_BUS_HEARTBEAT_INTERVAL: "1s",
+    AGENT_OVERLAY_ENABLED: "false",
   });
   running.push(agent);
-  const thing = await su.collection("things").getOne(made.id);
-  const device = { id: made.id, code: made.code, email: made.email, busUser: thing.bus_user as string, stateDir, agent, url: `http://127.0.0.1:${port}` };
+  const thing = await fleet.su.collection("things").getOne(made.id);
+  const device = { id: made.id, code: made.code, email: made.email, busUser: thing.bus_user as string, stateDir, agent, url };
   await checkBecomes(device.url, "bus", "ok", { path: "/ready", withinMs: 20_000 });
   return device;
 }
@@ -143,8 +118,8 @@ describe("agent run, enrolled from a Thing created through POST /api/org/things"
   it("revoke-and-replace at the control plane: the new creds are adopted within 30 s, without exiting", async () => {
     const device = await enrolledAgent();
     const before = credsOnDisk(device);
-    await su.collection("bus_users").update(device.busUser, { revoke: true });
-    const replaced = (await su.collection("bus_users").getOne(device.busUser)).creds_file as string;
+    await fleet.su.collection("bus_users").update(device.busUser, { revoke: true });
+    const replaced = (await fleet.su.collection("bus_users").getOne(device.busUser)).creds_file as string;
     const started = Date.now();
     await readyWhen(device.url, (b) => checkOf(b, "bus").state === "ok" && credsOnDisk(device) === replaced, { path: "/ready", withinMs: 30_000 });
     expect(Date.now() - started).toBeLessThan(30_000);
@@ -156,9 +131,11 @@ describe("agent run, enrolled from a Thing created through POST /api/org/things"
     const device = await enrolledAgent();
     const before = credsOnDisk(device);
     const nc = await asDevice(device);
+    // Rotation re-signs the same key: within the second the creds were minted it would give the same text.
+    await new Promise((r) => setTimeout(r, 1_100));
     const reply = (await nc.request(`agents.${device.code}.cmd.rotate_creds`, "", { timeout: 10_000 })).json<Record<string, unknown>>();
     expect(reply).toMatchObject({ ok: true });
-    const reminted = (await su.collection("bus_users").getOne(device.busUser)).creds_file as string;
+    const reminted = (await fleet.su.collection("bus_users").getOne(device.busUser)).creds_file as string;
     expect(reminted).not.toBe(before);
     await readyWhen(device.url, (b) => checkOf(b, "bus").state === "ok" && credsOnDisk(device) === reminted, { path: "/ready", withinMs: 30_000 });
     expect(alive(device)).toBe(true);
@@ -166,7 +143,7 @@ describe("agent run, enrolled from a Thing created through POST /api/org/things"
 
   it("bus user suspended: bus fails and platform_sync says so, with back-off, no restart loop; reactivated: back by itself", async () => {
     const device = await enrolledAgent();
-    await owner.collection("bus_users").update(device.busUser, { active: false });
+    await fleet.owner.collection("bus_users").update(device.busUser, { active: false });
     await becomes(device, "bus", "fail");
     const sync = await becomes(device, "platform_sync", "warn");
     expect(checkOf(sync.body, "platform_sync").detail).toContain("bus identity is suspended");
@@ -176,7 +153,7 @@ describe("agent run, enrolled from a Thing created through POST /api/org/things"
     expect(linesSince(device, since, "bus: the hub refused the credential")).toBeLessThan(10);
     expect(alive(device)).toBe(true);
 
-    await owner.collection("bus_users").update(device.busUser, { active: true });
+    await fleet.owner.collection("bus_users").update(device.busUser, { active: true });
     await becomes(device, "bus", "ok", 45_000);
     await becomes(device, "platform_sync", "ok");
     expect(alive(device)).toBe(true);
@@ -184,7 +161,7 @@ describe("agent run, enrolled from a Thing created through POST /api/org/things"
 
   it("Thing deactivated: platform_sync warns with the re-enroll command, re-checked with back-off, the process lives; re-enrolled: back without a restart", async () => {
     const device = await enrolledAgent();
-    await owner.collection("things").update(device.id, { active: false });
+    await fleet.owner.collection("things").update(device.id, { active: false });
     const warned = await becomes(device, "platform_sync", "warn");
     expect(checkOf(warned.body, "platform_sync").fix).toContain("agent enroll --platform");
     // The cascade suspended the bus user too: the hub refuses the creds.
@@ -197,8 +174,8 @@ describe("agent run, enrolled from a Thing created through POST /api/org/things"
 
     // The remedy in fix: reactivated with a new password and enrolled again; the running agent takes it up.
     const password = "a-new-password-123";
-    await su.collection("things").update(device.id, { active: true, password, passwordConfirm: password });
-    await enroll(device.email, password, device.stateDir);
+    await fleet.su.collection("things").update(device.id, { active: true, password, passwordConfirm: password });
+    await enrollAgent(bus.platform.url, { email: device.email, password }, device.stateDir);
     await becomes(device, "platform_sync", "ok", 45_000);
     await becomes(device, "bus", "ok", 45_000);
     expect(alive(device)).toBe(true);
@@ -206,12 +183,12 @@ describe("agent run, enrolled from a Thing created through POST /api/org/things"
 
   it("organization suspended: the agent is disconnected; restored: it reconnects by itself", async () => {
     const device = await enrolledAgent();
-    await operator.collection("organizations").update(organizationId, { active: false });
+    await fleet.operator.collection("organizations").update(fleet.organizationId, { active: false });
     try {
       await becomes(device, "bus", "fail");
       expect(alive(device)).toBe(true);
     } finally {
-      await operator.collection("organizations").update(organizationId, { active: true });
+      await fleet.operator.collection("organizations").update(fleet.organizationId, { active: true });
     }
     await becomes(device, "bus", "ok", 45_000);
     expect(alive(device)).toBe(true);

@@ -2,33 +2,19 @@
 // second pinned nats-server against the hub that `bus export` configured: the leaf attaches to the hub in
 // the Thing's account, clients at the leaf and at the hub exchange messages both ways, the leaf's
 // JetStream domain is the Thing's code, and another tenant at the hub sees none of it.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectWithCreds, eventually, startPlatformWithBus, type PlatformWithBus } from "./harness/bus";
-import { startNatsServer, type NatsServer } from "./harness/nats";
-import { freePorts } from "./harness/ports";
-import { buildWorld, client, unique, type World } from "./harness/world";
-
-/** The response of GET /api/me/leaf-config. */
-interface LeafConfig {
-  code: string;
-  domain: string;
-  creds: string;
-  account_jwt: string;
-  account_pub: string;
-  operator_jwt: string;
-  sys_account_jwt: string;
-  sys_account_pub: string;
-  hub_leaf_url: string;
-  hub_domain: string;
-}
+import { gatewayLeafConfig, startSiteLeaf } from "./harness/leaf";
+import type { NatsServer } from "./harness/nats";
+import { buildWorld, unique, type World } from "./harness/world";
 
 let bus: PlatformWithBus;
 let w: World;
-let site: string; // the leaf's files: creds, JetStream store
+let site: string; // the leaf's files: config, preload, creds, JetStream store
 let leaf: NatsServer | undefined;
 const open: NatsConnection[] = [];
 
@@ -48,43 +34,6 @@ async function dial(url: string, creds: string): Promise<NatsConnection> {
   const nc = await connectWithCreds(url, creds);
   open.push(nc);
   return nc;
-}
-
-/** A nats-server double-quoted string (JSON's escapes for these values are nats-server's too). */
-const q = (value: string) => JSON.stringify(value);
-
-/** The leaf server's config, from the ten fields only (plus this machine's ports and folders). */
-function leafServerConfig(config: LeafConfig, places: { port: number; monitorPort: number; credsFile: string; storeDir: string }): string {
-  return `
-server_name: ${q(config.code)}
-host: "127.0.0.1"
-port: ${places.port}
-http: "127.0.0.1:${places.monitorPort}"
-
-operator: ${q(config.operator_jwt)}
-system_account: ${q(config.sys_account_pub)}
-resolver: MEMORY
-resolver_preload {
-  ${q(config.account_pub)}: ${q(config.account_jwt)}
-  ${q(config.sys_account_pub)}: ${q(config.sys_account_jwt)}
-}
-
-jetstream {
-  store_dir: ${q(places.storeDir)}
-  domain: ${q(config.domain)}
-}
-
-leafnodes {
-  remotes: [
-    {
-      # Used as served: nats-server v2.15.2 accepts the nats-leaf:// scheme and dials it as plain TCP.
-      url: ${q(config.hub_leaf_url)}
-      account: ${q(config.account_pub)}
-      credentials: ${q(places.credsFile)}
-    }
-  ]
-}
-`;
 }
 
 /** Publishes on `subject` from `sender` (every 100 ms: interest crosses the leaf link asynchronously) until `receiver` has a message. */
@@ -112,23 +61,15 @@ interface Leafz {
 describe("a leaf server configured from GET /api/me/leaf-config", () => {
   it("attaches to the hub in the Thing's account, carries messages both ways, runs JetStream under the Thing's code, and shows nothing to another tenant", async () => {
     // An owner creates a gateway Thing with a minted bus identity; the Thing signs in and asks for its leaf config.
-    const owner = await w.client("owner");
-    const made = await owner.send("/api/org/things", { method: "POST", body: { name: unique("gateway"), bus: { mode: "auto" } } });
-    const device = client(bus.platform.url);
-    await device.collection("things").authWithPassword(made.email, made.password);
-    const config = (await device.send("/api/me/leaf-config", {})) as LeafConfig;
+    const { made, config } = await gatewayLeafConfig(bus.platform.url, await w.client("owner"));
     expect(Object.keys(config)).toHaveLength(10);
     expect(config.code).toBe(made.code);
     expect(config.domain).toBe(made.code);
     expect(config.hub_leaf_url).toBe(`nats-leaf://127.0.0.1:${bus.ports.leafnode}`);
 
-    // The site: the creds file and a JetStream store, then the leaf server itself.
-    const credsFile = join(site, "leaf.creds");
-    writeFileSync(credsFile, config.creds, { mode: 0o600 });
-    const [port, monitorPort] = await freePorts(2);
-    const places = { port, monitorPort, credsFile, storeDir: join(site, "jetstream") };
-    leaf = await startNatsServer({ configText: leafServerConfig(config, places) });
-    expect(leaf.port).toBe(places.port);
+    // The site: the leaf server's files as the gateway agent writes them (config, preload, creds; the
+    // hub_leaf_url used as served: nats-server v2.15.2 dials the nats-leaf:// scheme as plain TCP), then the leaf.
+    leaf = await startSiteLeaf(config, site);
 
     // The hub's monitoring lists the leaf connection: named after the Thing, bound to its account.
     const hubLeafz = async () => (await (await fetch(`http://127.0.0.1:${bus.ports.monitor}/leafz`)).json()) as Leafz;
@@ -168,7 +109,7 @@ describe("a leaf server configured from GET /api/me/leaf-config", () => {
 
     // The leaf's JetStream domain is the Thing's code: in its own monitoring, and answering under that
     // domain's API prefix, locally and from the hub across the leaf link.
-    const varz = (await (await fetch(`http://127.0.0.1:${places.monitorPort}/varz`)).json()) as { server_name: string; jetstream?: { config?: { domain?: string } } };
+    const varz = (await (await fetch(`${leaf.monitorUrl}/varz`)).json()) as { server_name: string; jetstream?: { config?: { domain?: string } } };
     expect(varz.server_name).toBe(config.code);
     expect(varz.jetstream?.config?.domain).toBe(config.code);
     const jsInfo = async (nc: NatsConnection) => {

@@ -3,15 +3,10 @@
 // with the config_yaml the API returned. Needs root, /dev/net/tun and `ping` (iputils-ping): it FAILS, never
 // skips, when they are missing. Traffic stays inside the namespaces (192.0.2.0/24 underlay, 10.42.7.0/24
 // overlay addresses of the world's org A network 10.42.0.0/16).
-import { spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { RecordModel } from "pocketbase";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { destroyStar, reaches, runIn, spawnIn, stopProcess, type Star } from "./harness/netns";
-import { NEBULA } from "./harness/nebula";
-import { createOverlayStar, issueStarHosts, LH_UNDERLAY, type StarRole } from "./harness/overlay-star";
+import { describe, expect, it } from "vitest";
+import { reaches, runIn } from "./harness/netns";
+import { issueStarHosts, LH_UNDERLAY, useOverlayStar, type StarRole } from "./harness/overlay-star";
 import { useWorld } from "./harness/world";
 
 const OVERLAY = { lh: "10.42.7.1", a: "10.42.7.2", b: "10.42.7.3" };
@@ -19,35 +14,11 @@ const OVERLAY = { lh: "10.42.7.1", a: "10.42.7.2", b: "10.42.7.3" };
 describe("overlay tunnels", () => {
   const { world: w } = useWorld();
 
-  let star: Star | undefined;
-  let setupError: Error | undefined;
-  let dir = "";
-  let files = 0;
-  let ns = {} as Record<StarRole, string>;
-  const running = new Map<StarRole, { child: ChildProcess; log: () => string }>();
+  const star = useOverlayStar("ovt", "overlay-tunnels");
+  const { requireNet } = star;
   const hosts = {} as Record<StarRole, RecordModel>;
 
-  beforeAll(() => {
-    try {
-      ({ star, ns } = createOverlayStar("ovt"));
-      dir = mkdtempSync(join(tmpdir(), "overlay-tunnels-"));
-    } catch (err) {
-      setupError = err as Error;
-    }
-  });
-
-  afterAll(async () => {
-    for (const p of running.values()) await stopProcess(p.child);
-    running.clear();
-    destroyStar(star);
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
-
-  function requireNet(): void {
-    if (setupError) throw new Error(`overlay tunnel tests need network namespaces: ${setupError.message}`);
-  }
-
-  const logs = () => [...running.entries()].map(([r, p]) => `--- nebula ${r} ---\n${p.log().slice(-3000)}`).join("\n");
+  const logs = () => star.plainLogs(3000).join("\n");
 
   /**
    * Runs (or re-runs: redeploy = restart) the host's nebula in its namespace with the config_yaml as the API
@@ -56,19 +27,12 @@ describe("overlay tunnels", () => {
    * and the PKI is never touched.
    */
   async function deploy(role: StarRole, configYaml: string): Promise<void> {
-    await stopProcess(running.get(role)?.child);
-    running.delete(role);
-    const path = join(dir, `${files++}-${role}.yml`);
-    writeFileSync(path, configYaml);
-    const tested = spawnSync(NEBULA, ["-test", "-config", path], { encoding: "utf8", timeout: 15_000 });
-    expect(tested.status, `${role}: ${tested.stdout}${tested.stderr}`).toBe(0);
-    const p = spawnIn(ns[role], NEBULA, ["-config", path]);
-    running.set(role, p);
+    const p = await star.runPlain(role, configYaml);
     // Up when its tun device exists (bounded).
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline) {
       if (p.child.exitCode !== null) break;
-      if (runIn(ns[role], "ip", ["link", "show", "nebula1"], 5_000).code === 0) return;
+      if (runIn(star.ns[role], "ip", ["link", "show", "nebula1"], 5_000).code === 0) return;
       await new Promise((r) => setTimeout(r, 100));
     }
     throw new Error(`nebula ${role} did not come up within 10 s (exit ${p.child.exitCode}):\n${p.log()}`);
@@ -87,9 +51,9 @@ describe("overlay tunnels", () => {
     await deploy("a", hosts.a.config_yaml);
     await deploy("b", hosts.b.config_yaml);
 
-    expect(await reaches(ns.a, OVERLAY.b, 10_000), `a → b over the overlay\n${logs()}`).toBe(true);
-    expect(await reaches(ns.b, OVERLAY.a, 10_000), `b → a over the overlay\n${logs()}`).toBe(true);
-    expect(await reaches(ns.a, OVERLAY.lh, 10_000), `a → lighthouse\n${logs()}`).toBe(true);
+    expect(await reaches(star.ns.a, OVERLAY.b, 10_000), `a → b over the overlay\n${logs()}`).toBe(true);
+    expect(await reaches(star.ns.b, OVERLAY.a, 10_000), `b → a over the overlay\n${logs()}`).toBe(true);
+    expect(await reaches(star.ns.a, OVERLAY.lh, 10_000), `a → lighthouse\n${logs()}`).toBe(true);
     console.info(`tunnels up and a ↔ b answered in ${Date.now() - t0} ms`);
   });
 
@@ -105,10 +69,10 @@ describe("overlay tunnels", () => {
     // Redeploy = restart here; a SIGHUP applies a blocklist to live tunnels too (e2e/agent-overlay.test.ts).
     await deploy("a", configA);
     // a itself is up and on the overlay: it still reaches the lighthouse...
-    expect(await reaches(ns.a, OVERLAY.lh, 10_000), `a → lighthouse after redeploy\n${logs()}`).toBe(true);
+    expect(await reaches(star.ns.a, OVERLAY.lh, 10_000), `a → lighthouse after redeploy\n${logs()}`).toBe(true);
     // ...but no echo crosses between a and b any more, either way (b still runs its old config).
-    expect(await reaches(ns.a, OVERLAY.b, 6_000), `a → b must fail: b is blocklisted\n${logs()}`).toBe(false);
-    expect(await reaches(ns.b, OVERLAY.a, 6_000), `b → a must fail: b is blocklisted\n${logs()}`).toBe(false);
+    expect(await reaches(star.ns.a, OVERLAY.b, 6_000), `a → b must fail: b is blocklisted\n${logs()}`).toBe(false);
+    expect(await reaches(star.ns.b, OVERLAY.a, 6_000), `b → a must fail: b is blocklisted\n${logs()}`).toBe(false);
     console.info(`blocklist check took ${Date.now() - t0} ms`);
   });
 
@@ -124,7 +88,7 @@ describe("overlay tunnels", () => {
     await rotate("prepare");
     await deploy("lh", await configOf("lh"));
     await deploy("a", await configOf("a"));
-    expect(await reaches(ns.a, OVERLAY.lh, 10_000), `a → lighthouse after prepare\n${logs()}`).toBe(true);
+    expect(await reaches(star.ns.a, OVERLAY.lh, 10_000), `a → lighthouse after prepare\n${logs()}`).toBe(true);
 
     // commit: every active host is re-signed by the incoming CA; redeploy only a.
     await rotate("commit");
@@ -136,8 +100,8 @@ describe("overlay tunnels", () => {
     // a holds a certificate of the new CA, the lighthouse still runs its certificate of the old one.
     const lhNow = await owner.collection("overlay_hosts").getOne(hosts.lh.id);
     expect(lhNow.fingerprint).not.toBe(hosts.lh.fingerprint);
-    expect(await reaches(ns.a, OVERLAY.lh, 10_000), `a (new CA) → lighthouse (old CA)\n${logs()}`).toBe(true);
-    expect(await reaches(ns.lh, OVERLAY.a, 10_000), `lighthouse (old CA) → a (new CA)\n${logs()}`).toBe(true);
+    expect(await reaches(star.ns.a, OVERLAY.lh, 10_000), `a (new CA) → lighthouse (old CA)\n${logs()}`).toBe(true);
+    expect(await reaches(star.ns.lh, OVERLAY.a, 10_000), `lighthouse (old CA) → a (new CA)\n${logs()}`).toBe(true);
     console.info(`rotation check took ${Date.now() - t0} ms`);
   });
 });

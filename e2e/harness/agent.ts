@@ -2,8 +2,10 @@
 // its JSON log lines. Node gets the flags the service unit gives it (agent/src/service/node-flags.ts).
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
+import type PocketBase from "pocketbase";
 import { runBounded } from "../../agent/src/lib/child";
 import { AGENT_NODE_FLAGS } from "../../agent/src/service/node-flags";
+import { freePort } from "./ports";
 import { REPO_ROOT } from "./process";
 import type { World } from "./world";
 
@@ -51,10 +53,33 @@ export interface MadeThing {
   password: string;
 }
 
-/** Creates a Thing as the world's org A owner does, through POST /api/org/things (`body`: name, bus, overlay). */
-export async function createThing(w: World, body: Record<string, unknown>): Promise<MadeThing> {
-  const owner = await w.client("owner");
+/** Creates a Thing as `owner` (an organization's owner) does, through POST /api/org/things (`body`: name, bus, overlay). */
+export async function postThing(owner: PocketBase, body: Record<string, unknown>): Promise<MadeThing> {
   return (await owner.send("/api/org/things", { method: "POST", body })) as MadeThing;
+}
+
+/** The same as the world's org A owner. */
+export async function createThing(w: World, body: Record<string, unknown>): Promise<MadeThing> {
+  return postThing(await w.client("owner"), body);
+}
+
+/** `agent enroll` with the Thing's one-time password on stdin, as an operator types it; answers its stdout. */
+export async function enrollAgent(platformUrl: string, thing: Pick<MadeThing, "email" | "password">, stateDir: string): Promise<string> {
+  const enrolled = await runAgent(["enroll", "--platform", platformUrl, "--email", thing.email, "--state-dir", stateDir], `${thing.password}\n`);
+  if (enrolled.code !== 0) throw new Error(`agent enroll exited ${enrolled.code}: ${enrolled.stderr}`);
+  return enrolled.stdout;
+}
+
+/**
+ * `agent run` on an enrolled state_dir, its /ready and /metrics on `port` (a free one by default) at `url`,
+ * probed every 500 ms; `env` adds the scenario's settings.
+ */
+export async function runEnrolled(stateDir: string, env: Record<string, string>, port?: number): Promise<{ agent: AgentProcess; url: string }> {
+  const observed = port ?? (await freePort());
+  const agent = startAgent(["run"], {
+    env: { AGENT_STATE_DIR: stateDir, AGENT_OBSERVABILITY_ADDR: `127.0.0.1:${observed}`, AGENT_OBSERVABILITY_INTERVAL: "500ms", ...env },
+  });
+  return { agent, url: `http://127.0.0.1:${observed}` };
 }
 
 export function startAgent(args: string[], options: AgentOptions = {}): AgentProcess {

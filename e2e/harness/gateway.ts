@@ -2,18 +2,18 @@
 // created and enrolled with its one-time password, and `agent run` with gateway.enabled, so the agent
 // writes the leaf config from GET /api/me/leaf-config and runs the pinned nats-server as its child.
 // Devices of the organization connect to that leaf with their own creds.
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { NatsConnection } from "@nats-io/transport-node";
 import type PocketBase from "pocketbase";
-import { AGENT_BUNDLE, startAgent, type AgentProcess } from "./agent";
+import { enrollAgent, postThing, runEnrolled, type AgentProcess } from "./agent";
 import { connectWithCreds, eventually, type PlatformWithBus } from "./bus";
 import { freePorts } from "./ports";
 import { REPO_ROOT } from "./process";
 import { checkBecomes } from "./readiness";
-import { PASSWORD, client, createMember, createUser, unique } from "./world";
+import { createFleet } from "./fleet";
+import { unique } from "./world";
 
 export interface GatewayTimings {
   /** platform.sync_interval and gateway.leaf_config_interval. */
@@ -52,44 +52,25 @@ export interface GatewaySite {
 export async function startGatewaySite(bus: PlatformWithBus, timings: GatewayTimings): Promise<GatewaySite> {
   const scratch = mkdtempSync(join(tmpdir(), "agent-gateway-"));
   const open: NatsConnection[] = [];
-  const su = await bus.platform.superuser();
-  const operatorUser = await createUser(su, `${unique("operator")}@example.test`, { is_operator: true });
-  const operator = client(bus.platform.url);
-  await operator.collection("users").authWithPassword(operatorUser.email as string, PASSWORD);
-  const organizationId = (await operator.collection("organizations").create({ name: "Site fleet", code: unique("site"), active: true })).id;
-  const member = await createMember(su, organizationId, "owner");
-  const owner = client(bus.platform.url);
-  await owner.collection("users").authWithPassword(member.email as string, PASSWORD);
-
-  const made = (await owner.send("/api/org/things", { method: "POST", body: { name: unique("gateway"), bus: { mode: "auto" } } })) as {
-    id: string; code: string; email: string; password: string;
-  };
+  const { su, operator, owner, organizationId } = await createFleet(bus.platform, "Site fleet");
+  const made = await postThing(owner, { name: unique("gateway"), bus: { mode: "auto" } });
   const gatewayBusUser = (await su.collection("things").getOne(made.id)).bus_user as string;
   const stateDir = join(scratch, "state");
-  const enrolled = spawnSync(process.execPath, [AGENT_BUNDLE, "enroll", "--platform", bus.platform.url, "--email", made.email, "--state-dir", stateDir], {
-    input: `${made.password}\n`, encoding: "utf8", timeout: 20_000,
-  });
-  if (enrolled.status !== 0) throw new Error(`agent enroll failed: ${enrolled.stderr}`);
-  const [port, listen, monitorPort] = await freePorts(3);
-  const url = `http://127.0.0.1:${port}`;
+  await enrollAgent(bus.platform.url, made, stateDir);
+  const [listen, monitorPort] = await freePorts(2);
   const leafUrl = `nats://127.0.0.1:${listen}`;
-  const agent = startAgent(["run"], {
-    env: {
-      AGENT_STATE_DIR: stateDir,
-      AGENT_OBSERVABILITY_ADDR: `127.0.0.1:${port}`,
-      AGENT_OBSERVABILITY_INTERVAL: "500ms",
-      AGENT_PLATFORM_SYNC_INTERVAL: timings.refresh,
-      AGENT_BUS_HEARTBEAT_INTERVAL: "1s",
-      AGENT_OVERLAY_ENABLED: "false",
-      AGENT_GATEWAY_ENABLED: "true",
-      AGENT_GATEWAY_NATS_SERVER: join(REPO_ROOT, "bin/nats-server"),
-      AGENT_GATEWAY_LISTEN: `127.0.0.1:${listen}`,
-      AGENT_GATEWAY_MONITOR_PORT: String(monitorPort),
-      AGENT_GATEWAY_LEAF_CONFIG_INTERVAL: timings.refresh,
-      AGENT_GATEWAY_UPLINK_RESTART_AFTER: timings.uplinkRestartAfter,
-      AGENT_GATEWAY_KV_MIRRORS: (timings.kv?.mirrors ?? []).join(" "),
-      AGENT_GATEWAY_KV_RELAYS: (timings.kv?.relays ?? []).join(" "),
-    },
+  const { agent, url } = await runEnrolled(stateDir, {
+    AGENT_PLATFORM_SYNC_INTERVAL: timings.refresh,
+    AGENT_BUS_HEARTBEAT_INTERVAL: "1s",
+    AGENT_OVERLAY_ENABLED: "false",
+    AGENT_GATEWAY_ENABLED: "true",
+    AGENT_GATEWAY_NATS_SERVER: join(REPO_ROOT, "bin/nats-server"),
+    AGENT_GATEWAY_LISTEN: `127.0.0.1:${listen}`,
+    AGENT_GATEWAY_MONITOR_PORT: String(monitorPort),
+    AGENT_GATEWAY_LEAF_CONFIG_INTERVAL: timings.refresh,
+    AGENT_GATEWAY_UPLINK_RESTART_AFTER: timings.uplinkRestartAfter,
+    AGENT_GATEWAY_KV_MIRRORS: (timings.kv?.mirrors ?? []).join(" "),
+    AGENT_GATEWAY_KV_RELAYS: (timings.kv?.relays ?? []).join(" "),
   });
   return {
     su, operator, owner, organizationId, agent, url, leafUrl, monitorPort, gatewayCode: made.code, gatewayBusUser, stateDir,

@@ -2,31 +2,18 @@
 // leaf server built from its GET /api/me/leaf-config, with the agent's connection to the leaf
 // (agent/src/bus/connection.ts, the Thing's creds), a hub client in the same account, and the leaf's
 // uplink state read from its loopback /leafz. For the key-value sync tests and the drain bench.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { startBusConnection, type BusConnection } from "../../agent/src/bus/connection";
 import { createLogger } from "../../agent/src/lib/log";
+import type { LeafConfig } from "../../pb_hooks_src/bus/leaf-config";
 import { connectWithCreds, eventually, startPlatformWithBus, type PlatformWithBus } from "./bus";
-import { startNatsServer, type NatsServer } from "./nats";
-import { freePorts } from "./ports";
-import { buildWorld, client, unique, type World } from "./world";
-
-/** The response of GET /api/me/leaf-config (spec 4.2). */
-export interface LeafConfig {
-  code: string;
-  domain: string;
-  creds: string;
-  account_jwt: string;
-  account_pub: string;
-  operator_jwt: string;
-  sys_account_jwt: string;
-  sys_account_pub: string;
-  hub_leaf_url: string;
-  hub_domain: string;
-}
+import { gatewayLeafConfig, startSiteLeaf } from "./leaf";
+import type { NatsServer } from "./nats";
+import { buildWorld, unique, type World } from "./world";
 
 export interface KvSite {
   bus: PlatformWithBus;
@@ -44,50 +31,17 @@ export interface KvSite {
   stop(): Promise<void>;
 }
 
-const q = (value: string) => JSON.stringify(value);
-
-/** The leaf server's config from the ten fields (plus this machine's ports and folders). */
-export function leafServerConfig(config: LeafConfig, places: { port: number; monitorPort: number; credsFile: string; storeDir: string }): string {
-  return `
-server_name: ${q(config.code)}
-host: "127.0.0.1"
-port: ${places.port}
-http: "127.0.0.1:${places.monitorPort}"
-# A dead uplink is noticed within seconds (the tests stop the hub).
-ping_interval: "2s"
-ping_max: 2
-operator: ${q(config.operator_jwt)}
-system_account: ${q(config.sys_account_pub)}
-resolver: MEMORY
-resolver_preload {
-  ${q(config.account_pub)}: ${q(config.account_jwt)}
-  ${q(config.sys_account_pub)}: ${q(config.sys_account_jwt)}
-}
-jetstream { store_dir: ${q(places.storeDir)}, domain: ${q(config.domain)} }
-leafnodes {
-  reconnect: "1s"
-  remotes: [ { url: ${q(config.hub_leaf_url)}, account: ${q(config.account_pub)}, credentials: ${q(places.credsFile)} } ]
-}
-`;
-}
-
 export async function startKvSite(): Promise<KvSite> {
   const bus = await startPlatformWithBus();
   const world = await buildWorld(bus.platform);
   const dir = mkdtempSync(join(tmpdir(), "kv-site-"));
-  const owner = await world.client("owner");
-  const made = await owner.send("/api/org/things", { method: "POST", body: { name: unique("gateway"), bus: { mode: "auto" } } });
-  const device = client(bus.platform.url);
-  await device.collection("things").authWithPassword(made.email, made.password);
-  const config = (await device.send("/api/me/leaf-config", {})) as LeafConfig;
-  const credsFile = join(dir, "leaf.creds");
-  writeFileSync(credsFile, config.creds, { mode: 0o600 });
-  const [port, monitorPort] = await freePorts(2);
-  const leaf = await startNatsServer({ configText: leafServerConfig(config, { port, monitorPort, credsFile, storeDir: join(dir, "jetstream") }) });
+  const { config } = await gatewayLeafConfig(bus.platform.url, await world.client("owner"));
+  // A dead uplink is noticed within seconds (the tests stop the hub).
+  const leaf = await startSiteLeaf(config, dir, { interval: "2s", max: 2 });
 
   let attached = false;
   const poll = setInterval(() => {
-    fetch(`http://127.0.0.1:${monitorPort}/leafz`)
+    fetch(`${leaf.monitorUrl}/leafz`)
       .then((r) => r.json() as Promise<{ leafnodes?: number }>)
       .then((leafz) => void (attached = (leafz.leafnodes ?? 0) > 0))
       .catch(() => void (attached = false));

@@ -5,20 +5,8 @@ import { findRecord } from "../lib/collections";
 import { notFound } from "../lib/errors";
 import type { CollectionNames } from "../schema/names";
 import { accountOf } from "./accounts";
+import type { LeafConfig } from "./leaf-config";
 import { findOperator } from "./operator";
-
-export interface LeafConfig {
-  code: string;
-  domain: string;
-  creds: string;
-  account_jwt: string;
-  account_pub: string;
-  operator_jwt: string;
-  sys_account_jwt: string;
-  sys_account_pub: string;
-  hub_leaf_url: string;
-  hub_domain: string;
-}
 
 export function leafConfig(app: CoreApp, n: CollectionNames, config: PlatformConfig, thing: core.Record): LeafConfig {
   const user = findRecord(app, n.bus_users, thing.getString("bus_user"));

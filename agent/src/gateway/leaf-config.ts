@@ -1,24 +1,7 @@
 // GET /api/me/leaf-config for the gateway (spec 4.2): the ten fields, asked with If-None-Match so an
 // unchanged configuration comes back as a 304 with no key material.
+import { LEAF_CONFIG_FIELDS, type LeafConfig } from "../../../pb_hooks_src/bus/leaf-config";
 import { exchange, jsonOf, normalizeUrl, PlatformError } from "../platform/client";
-
-/** The ten fields; their names are a cross-component contract (spec 9.5). */
-export interface LeafConfig {
-  code: string;
-  domain: string;
-  creds: string;
-  account_jwt: string;
-  account_pub: string;
-  operator_jwt: string;
-  sys_account_jwt: string;
-  sys_account_pub: string;
-  hub_leaf_url: string;
-  hub_domain: string;
-}
-
-export const LEAF_CONFIG_FIELDS = [
-  "code", "domain", "creds", "account_jwt", "account_pub", "operator_jwt", "sys_account_jwt", "sys_account_pub", "hub_leaf_url", "hub_domain",
-] as const satisfies readonly (keyof LeafConfig)[];
 
 export type LeafConfigAnswer = { changed: false } | { changed: true; config: LeafConfig; etag: string | undefined };
 

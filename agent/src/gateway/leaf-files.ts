@@ -3,7 +3,7 @@
 // rewritten whenever a token changes, then a SIGHUP), the creds file of the uplink, the JetStream store,
 // and applied.json (the fields the config was written from, to tell a changed hub identity).
 import { basename, join } from "node:path";
-import type { LeafConfig } from "./leaf-config";
+import type { LeafConfig } from "../../../pb_hooks_src/bus/leaf-config";
 
 export interface LeafFiles {
   dir: string;
@@ -28,10 +28,16 @@ export function leafFiles(stateDir: string): LeafFiles {
 
 /**
  * Pings bound how long a silently dropped uplink goes unnoticed (nats-server issue 3682): the server
- * closes a connection whose pings go unanswered PING_MAX + 1 intervals in a row, so ≤ 30 s here.
+ * closes a connection whose pings go unanswered max + 1 intervals in a row, so ≤ 30 s here.
  */
-export const PING_INTERVAL = "10s";
-export const PING_MAX = 2;
+export const LEAF_PINGS: LeafPings = { interval: "10s", max: 2 };
+
+export interface LeafPings {
+  /** A nats-server duration (ping_interval). */
+  interval: string;
+  /** Unanswered pings tolerated (ping_max). */
+  max: number;
+}
 
 export interface LeafPlaces {
   files: LeafFiles;
@@ -39,6 +45,8 @@ export interface LeafPlaces {
   listen: string;
   /** Loopback monitoring port; 0: none. */
   monitorPort: number;
+  /** The agent leaves it unset (LEAF_PINGS); the e2e harness shortens it to see a stopped hub within seconds. */
+  pings?: LeafPings;
 }
 
 /** A nats-server double-quoted string: JSON's escapes are the server's too for these values. */
@@ -59,12 +67,12 @@ export function pinnedChanges(applied: Pinned, served: Pinned): string[] {
 
 /** The server config: operator mode with a memory resolver whose tokens come from the included preload. */
 export function renderLeafConfig(pinned: Pinned, places: LeafPlaces): string {
-  const { files } = places;
+  const { files, pings = LEAF_PINGS } = places;
   return `# Written by the agent (gateway mode) from GET /api/me/leaf-config; re-run the leaf configuration to change it.
 server_name: ${q(pinned.domain)}
 listen: ${q(places.listen)}
-${places.monitorPort > 0 ? `http: ${q(`127.0.0.1:${places.monitorPort}`)}\n` : ""}ping_interval: ${q(PING_INTERVAL)}
-ping_max: ${PING_MAX}
+${places.monitorPort > 0 ? `http: ${q(`127.0.0.1:${places.monitorPort}`)}\n` : ""}ping_interval: ${q(pings.interval)}
+ping_max: ${pings.max}
 
 operator: ${q(pinned.operator_jwt)}
 system_account: ${q(pinned.sys_account_pub)}
