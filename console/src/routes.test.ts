@@ -19,5 +19,6 @@ describe("console paths", () => {
     expect(signInPath("/locations?x=1")).toBe("/signin?next=%2Flocations%3Fx%3D1");
     expect(signInPath("/signin?next=%2Fthings")).toBe("/signin");
     expect(signInPath("//evil.example")).toBe("/signin");
+    expect(signInPath("/")).toBe("/signin");
   });
 });

@@ -33,7 +33,8 @@ export function placeOf(path: string): Place {
 /** The sign-in page's link back to where a 401 interrupted the user. */
 export function signInPath(returnTo: string): string {
   const next = safeNext(returnTo);
-  return next && placeOf(next.split("?")[0]).kind !== "signin" ? `${SIGN_IN_PATH}?next=${encodeURIComponent(next)}` : SIGN_IN_PATH;
+  const kind = next ? placeOf(next.split("?")[0]).kind : "home";
+  return next && kind !== "signin" && kind !== "home" ? `${SIGN_IN_PATH}?next=${encodeURIComponent(next)}` : SIGN_IN_PATH;
 }
 
 /**

@@ -39,15 +39,18 @@ function scheduleRefresh(): void {
   }, refreshDelayMs(exp, Date.now()));
 }
 
-async function refresh(): Promise<void> {
+/** Refreshes the token; the refreshed user record, or null when it failed. */
+async function refresh(): Promise<RecordModel | null> {
   try {
     const { record } = await pb.collection("users").authRefresh();
     lastRefresh = Date.now();
-    session.user = record;
+    if (session.user) session.user = record;
     scheduleRefresh();
+    return record;
   } catch (error) {
     // A 401 is handled by the response hook below; a network failure keeps the session for the next try.
     if (!(error instanceof ClientResponseError) || error.status !== 401) scheduleRefresh();
+    return null;
   }
 }
 
@@ -77,8 +80,8 @@ export async function restoreSession(): Promise<void> {
     pb.authStore.clear();
     return;
   }
-  await refresh();
-  if (session.user) await loadMemberships();
+  const user = await refresh();
+  if (user) await loadMemberships(user);
 }
 
 export type SignInResult = "signed-in" | "superuser" | "refused";
@@ -88,9 +91,9 @@ export async function signIn(email: string, password: string): Promise<SignInRes
   try {
     const { record } = await pb.collection("users").authWithPassword(email, password);
     lastRefresh = Date.now();
-    session.user = record;
     scheduleRefresh();
-    await loadMemberships();
+    // The user is published with the memberships, so the first screen chosen already knows the role.
+    await loadMemberships(record);
     return "signed-in";
   } catch (error) {
     if (!(error instanceof ClientResponseError) || error.status !== 400) throw error;
@@ -110,21 +113,22 @@ export function signOut(): void {
   navigate("/signin");
 }
 
-async function loadMemberships(): Promise<void> {
-  const user = session.user;
-  if (!user) return;
+/** Reads the user's memberships, then publishes user and memberships together. */
+async function loadMemberships(user: RecordModel): Promise<void> {
   const rows = await pb.collection("memberships").getFullList({
     filter: pb.filter("user = {:user}", { user: user.id }),
     expand: "organization",
     sort: "created",
     fields: "id,organization,role,expand.organization.name",
   });
-  session.memberships = rows
+  const memberships = rows
     .filter((row) => (ROLES as readonly string[]).includes(row.role))
     .map((row) => ({ id: row.id, organization: row.organization, organizationName: row.expand?.organization?.name ?? row.organization, role: row.role as Role }));
   // A user with memberships but no active organization starts in the first one (docs/decisions.md).
-  const first = session.memberships[0];
-  if (!user.current_organization && first) await switchOrganization(first.organization);
+  const first = memberships[0];
+  const active = !user.current_organization && first ? await pb.collection("users").update(user.id, { current_organization: first.organization }) : user;
+  session.memberships = memberships;
+  session.user = active;
 }
 
 /** Writes users.current_organization; the rules allow only organizations the user belongs to. */
