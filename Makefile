@@ -6,8 +6,10 @@ NODE_MODULES := node_modules/.package-lock.json
 HOOKS_SRC := $(shell find pb_hooks_src sidecar -name '*.ts' ! -name '*.test.ts' 2>/dev/null)
 # The agent bundles the shared readiness and metrics logic of pb_hooks_src/ too.
 AGENT_SRC := $(shell find agent/src pb_hooks_src -name '*.ts' ! -name '*.test.ts' 2>/dev/null)
+# The console is rebuilt only when one of its sources changes.
+CONSOLE_SRC := $(shell find console/src -type f ! -name '*.test.ts' 2>/dev/null) console/index.html console/vite.config.ts console/svelte.config.js console/package.json
 
-.PHONY: help install binaries types hooks agent build typecheck run test test-unit test-e2e bench clean
+.PHONY: help install binaries types hooks agent console build typecheck run test test-unit test-e2e bench clean
 
 help:
 	@echo "make run    install, build, migrate, bootstrap a demo operator and serve on http://127.0.0.1:8090"
@@ -41,11 +43,18 @@ agent/dist/agent.mjs: $(NODE_MODULES) $(AGENT_SRC) agent/build.mjs agent/package
 
 agent: agent/dist/agent.mjs
 
-build: install binaries types hooks agent
+# The console's single-page application, served by the stock binary from pb_public/ (index fallback on).
+pb_public/index.html: $(NODE_MODULES) $(CONSOLE_SRC)
+	npx vite build console --logLevel warn
+
+console: pb_public/index.html
+
+build: install binaries types hooks agent console
 
 typecheck: install types
 	npx tsc -p tsconfig.json
 	npx tsc -p tsconfig.node.json
+	npx svelte-check --tsconfig console/tsconfig.json --fail-on-warnings --output machine
 
 run: build
 	scripts/run.sh
@@ -61,6 +70,7 @@ test-e2e: build
 test: build typecheck
 	@scripts/test-deps.sh
 	@mkdir -p build
+	node scripts/console-budget.mjs
 	npx vitest run --reporter=default --reporter=json --outputFile.json=build/vitest.json; \
 	  status=$$?; node scripts/test-summary.mjs build/vitest.json; exit $$status
 
@@ -68,4 +78,4 @@ bench: build
 	scripts/bench.sh
 
 clean:
-	rm -rf build pb_hooks .run
+	rm -rf build pb_hooks pb_public .run

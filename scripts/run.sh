@@ -11,7 +11,7 @@ email=${DEMO_OPERATOR_EMAIL:-operator@example.com}
 "$platform" migrate up
 if output=$("$platform" bootstrap --email "$email" --org "System" --operator-org "Operators" 2>&1); then
   echo "$output" | sed 's/^[0-9/]* [0-9:]* //'
-  echo "Sign in to the console API as $email with the password above; it is not shown again."
+  echo "Sign in to the console at http://127.0.0.1:8090/ as $email with the password above; it is not shown again."
 elif ! grep -q "already bootstrapped" <<<"$output"; then
   echo "$output" >&2
   exit 1
@@ -20,5 +20,5 @@ bus_dir="${PB_DATA_DIR:-$root/pb_data}/bus"
 [ -f "$bus_dir/bus.conf" ] || "$platform" bus export --out "$bus_dir"
 # Browsers reach the embedded bus on the websocket port the export wrote (9222).
 export PLATFORM_BUS_WEBSOCKET_URLS=${PLATFORM_BUS_WEBSOCKET_URLS:-ws://127.0.0.1:9222}
-echo "Serving on http://127.0.0.1:8090 (admin UI: http://127.0.0.1:8090/_/; create a SuperUser with: scripts/platform superuser upsert EMAIL PASSWORD)"
+echo "Serving the console on http://127.0.0.1:8090/ (admin UI: http://127.0.0.1:8090/_/; create a SuperUser with: scripts/platform superuser upsert EMAIL PASSWORD)"
 exec "$platform" serve --http 127.0.0.1:8090 --bus --bus-config "$bus_dir/bus.conf"

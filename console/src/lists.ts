@@ -1,0 +1,27 @@
+// List parameters the console sends. Sort fields are named per collection here, and only fields the
+// collection has: an unknown sort field answers 400 before any rule runs (lists.test.ts checks them
+// against the schema).
+
+export const PAGE_SIZE = 25;
+
+export interface SortOption {
+  field: string;
+  label: string;
+}
+
+/** Things: code first (the (organization, code) index answers it), then name and creation time. */
+export const THING_SORTS: readonly SortOption[] = [
+  { field: "code", label: "Code" },
+  { field: "name", label: "Name" },
+  { field: "created", label: "Created" },
+];
+
+export function sortParam(options: readonly SortOption[], field: string, descending: boolean): string {
+  const known = options.find((o) => o.field === field) ?? options[0];
+  return `${descending ? "-" : ""}${known.field}`;
+}
+
+/** Number of pages for a total; at least one, so "page 1 of 1" reads right for an empty list. */
+export function pageCount(totalItems: number, perPage = PAGE_SIZE): number {
+  return Math.max(1, Math.ceil(totalItems / perPage));
+}
