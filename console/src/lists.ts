@@ -1,6 +1,7 @@
 // List parameters the console sends. Sort fields are named per collection here, and only fields the
 // collection has: an unknown sort field answers 400 before any rule runs (lists.test.ts checks them
 // against the schema).
+import type { ListResult } from "pocketbase";
 
 export const PAGE_SIZE = 25;
 
@@ -24,4 +25,20 @@ export function sortParam(options: readonly SortOption[], field: string, descend
 /** Number of pages for a total; at least one, so "page 1 of 1" reads right for an empty list. */
 export function pageCount(totalItems: number, perPage = PAGE_SIZE): number {
   return Math.max(1, Math.ceil(totalItems / perPage));
+}
+
+/**
+ * One page request of a list screen, for its `$effect`: hands the page (or the server's message) over only
+ * while the request is current, and answers the effect's cleanup, which makes a stale request's late
+ * answer a no-op (a newer page, sort or search was asked for meanwhile).
+ */
+export function loadPage<T>(request: Promise<ListResult<T>>, onPage: (page: ListResult<T>) => void, onError: (failure: unknown) => void): () => void {
+  let current = true;
+  request.then(
+    (page) => current && onPage(page),
+    (failure: unknown) => current && onError(failure),
+  );
+  return () => {
+    current = false;
+  };
 }
