@@ -149,11 +149,11 @@ describe("GET /metrics with a token and an external bus", () => {
     const createThing = 'platform_http_requests_total{route="/api/org/things",method="POST",status="4xx"}';
     expect((await fetch(`${platform.url}/api/org/things`, { method: "POST" })).status).toBe(401);
 
-    // No route matches: an unknown path (PocketBase's static fallback answers 404) and a known path under
-    // another method; both fall back to "other", never to their raw path.
+    // No route matches: an unknown API path (its catch-all answers 404; other unknown paths get the console's
+    // page) and a known path under another method; both fall back to "other", never to their raw path.
     const other = 'platform_http_requests_total{route="other",method="GET",status="4xx"}';
     const otherDelete = 'platform_http_requests_total{route="other",method="DELETE",status="4xx"}';
-    expect((await fetch(`${platform.url}/no/such/path-${thing}`)).status).toBe(404);
+    expect((await fetch(`${platform.url}/api/no/such/path-${thing}`)).status).toBe(404);
     expect((await fetch(`${platform.url}/api/ready`, { method: "DELETE" })).status).toBe(404);
 
     const after = (await scrape(platform.url, auth)).text;

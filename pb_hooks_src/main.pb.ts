@@ -221,4 +221,16 @@ if ((require(`${__hooks}/lib/platform.js`) as Platform).metrics.enabled()) {
   routerAdd("GET", "/metrics", (e) => {
     (require(`${__hooks}/lib/platform.js`) as Platform).metrics.route(e);
   }, $apis.skipSuccessActivityLog());
+} else {
+  // Not registered, yet not left to the console's index fallback either: a scraper gets a 404, not a page.
+  routerAdd("GET", "/metrics", () => {
+    throw new NotFoundError("GET /metrics is off (metrics.enabled is false)");
+  });
 }
+
+// The console is served with index fallback (every unknown path answers its page, for its own routes); an
+// unknown path under /api/ is an API client's mistake and answers PocketBase's JSON 404 instead. More specific
+// patterns (every real API route) win over this one.
+routerAdd("GET", "/api/{path...}", () => {
+  throw new NotFoundError();
+});

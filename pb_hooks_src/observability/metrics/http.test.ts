@@ -9,6 +9,7 @@ describe("labels", () => {
     expect(routeLabel("")).toBe("other");
     expect(routeLabel("GET ")).toBe("other");
     expect(routeLabel("GET /{path...}")).toBe("other");
+    expect(routeLabel("GET /api/{path...}")).toBe("other");
     expect(routeLabel("/")).toBe("other");
   });
 

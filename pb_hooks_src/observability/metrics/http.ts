@@ -18,10 +18,11 @@ export function countsRequest(pattern: string): boolean {
 }
 
 /**
- * PocketBase's fallbacks rather than routes: its static file server ("/{path...}", which also answers every
- * unknown path with 404) and the pattern a request gets when its path exists under another method ("/").
+ * Fallbacks rather than routes: PocketBase's static file server ("/{path...}", the console's page for every
+ * unknown path), the 404 of unknown API paths ("/api/{path...}", main.pb.ts) and the pattern a request gets
+ * when its path exists under another method ("/").
  */
-const FALLBACK_PATTERNS = new Set(["", "/", "/{path...}"]);
+const FALLBACK_PATTERNS = new Set(["", "/", "/{path...}", "/api/{path...}"]);
 
 /** The matched pattern without its method ("GET /api/x/{id}" → "/api/x/{id}"); "other" when no route matched (rule 2). */
 export function routeLabel(pattern: string): string {
