@@ -1,0 +1,45 @@
+// The choices the Thing forms offer: only relations of the active organization (a user with several
+// memberships can read other organizations' rows too, so every list is filtered on the organization).
+import { can, type Identity } from "./capabilities";
+import { pb } from "./pb";
+
+export interface Choice {
+  id: string;
+  label: string;
+}
+
+export interface ThingChoices {
+  types: Choice[];
+  locations: Choice[];
+  busRoles: Choice[];
+  busUsers: Choice[];
+  networks: Choice[];
+  hosts: Choice[];
+  /** The organization is suspended: `bus.mode = auto` will be refused (spec 4.2 rule 2). */
+  suspended: boolean;
+}
+
+async function choices(collection: string, organization: string, label = (r: Record<string, unknown>) => String(r.name)): Promise<Choice[]> {
+  const rows = await pb.collection(collection).getFullList({
+    filter: pb.filter("organization = {:organization}", { organization }),
+    sort: "name",
+    fields: "id,name,overlay_ip",
+  });
+  return rows.map((row) => ({ id: row.id, label: label(row) }));
+}
+
+/** Bus and overlay rows are read only by owners and admins (5.1), so others never ask for them. */
+export async function loadThingChoices(organization: string, identity: Identity): Promise<ThingChoices> {
+  const infrastructure = can(identity, "infrastructure.manage");
+  const none = Promise.resolve<Choice[]>([]);
+  const [types, locations, busRoles, busUsers, networks, hosts, org] = await Promise.all([
+    choices("thing_types", organization),
+    choices("locations", organization),
+    infrastructure ? choices("bus_roles", organization) : none,
+    infrastructure ? choices("bus_users", organization) : none,
+    infrastructure ? choices("overlay_networks", organization) : none,
+    infrastructure ? choices("overlay_hosts", organization, (r) => `${String(r.name)} (${String(r.overlay_ip)})`) : none,
+    pb.collection("organizations").getOne(organization, { fields: "id,active" }),
+  ]);
+  return { types, locations, busRoles, busUsers, networks, hosts, suspended: org.active !== true };
+}
