@@ -1,5 +1,6 @@
-// The choices the Thing forms offer: only relations of the active organization (a user with several
-// memberships can read other organizations' rows too, so every list is filtered on the organization).
+// The choices the Thing forms offer: only relations of the active organization. The read rules already
+// scope every org-scoped collection to users.current_organization (schema/rules.ts#memberOf), so the
+// lists carry no filter of their own.
 import { can, type Identity } from "./capabilities";
 import { pb } from "./pb";
 
@@ -19,9 +20,8 @@ export interface ThingChoices {
   suspended: boolean;
 }
 
-async function choices(collection: string, organization: string, label = (r: Record<string, unknown>) => String(r.name)): Promise<Choice[]> {
+async function choices(collection: string, label = (r: Record<string, unknown>) => String(r.name)): Promise<Choice[]> {
   const rows = await pb.collection(collection).getFullList({
-    filter: pb.filter("organization = {:organization}", { organization }),
     sort: "name",
     fields: "id,name,overlay_ip",
   });
@@ -33,12 +33,12 @@ export async function loadThingChoices(organization: string, identity: Identity)
   const infrastructure = can(identity, "infrastructure.manage");
   const none = Promise.resolve<Choice[]>([]);
   const [types, locations, busRoles, busUsers, networks, hosts, org] = await Promise.all([
-    choices("thing_types", organization),
-    choices("locations", organization),
-    infrastructure ? choices("bus_roles", organization) : none,
-    infrastructure ? choices("bus_users", organization) : none,
-    infrastructure ? choices("overlay_networks", organization) : none,
-    infrastructure ? choices("overlay_hosts", organization, (r) => `${String(r.name)} (${String(r.overlay_ip)})`) : none,
+    choices("thing_types"),
+    choices("locations"),
+    infrastructure ? choices("bus_roles") : none,
+    infrastructure ? choices("bus_users") : none,
+    infrastructure ? choices("overlay_networks") : none,
+    infrastructure ? choices("overlay_hosts", (r) => `${String(r.name)} (${String(r.overlay_ip)})`) : none,
     pb.collection("organizations").getOne(organization, { fields: "id,active" }),
   ]);
   return { types, locations, busRoles, busUsers, networks, hosts, suspended: org.active !== true };
