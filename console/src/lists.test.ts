@@ -1,12 +1,24 @@
 import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../pb_hooks_src/config/load";
 import { inventoryCollections } from "../../pb_hooks_src/inventory/collections";
-import { THING_SORTS, pageCount, sortParam } from "./lists";
+import { platformCollections } from "../../pb_hooks_src/schema/collections";
+import { collectionNames } from "../../pb_hooks_src/schema/names";
+import { CHOICE_COLLECTIONS, CHOICE_SORT, THING_SORTS, pageCount, sortParam } from "./lists";
 
 describe("list parameters", () => {
   it("sorts Things only on fields the things collection has", () => {
     const things = inventoryCollections().find((c) => c.key === "things");
     const fields = new Set(things?.fields.map((f) => f.name));
     for (const { field } of THING_SORTS) expect(fields.has(field), field).toBe(true);
+  });
+
+  it("sorts the Thing forms' choices on a field each of their collections has", () => {
+    const config = loadConfig({ env: {}, args: ["pocketbase"], cwd: "/nowhere", readFile: () => undefined });
+    const specs = platformCollections(collectionNames(config));
+    for (const key of CHOICE_COLLECTIONS) {
+      const spec = specs.find((c) => c.key === key);
+      expect(spec?.fields.some((f) => f.name === CHOICE_SORT), key).toBe(true);
+    }
   });
 
   it("falls back to the first sort option for an unknown field (never sends it)", () => {

@@ -17,6 +17,11 @@ export const THING_SORTS: readonly SortOption[] = [
   { field: "created", label: "Created" },
 ];
 
+/** Collections the Thing forms offer as choices, each sorted on this field (lists.test.ts checks both). */
+export const CHOICE_COLLECTIONS = ["thing_types", "locations", "bus_roles", "bus_users", "overlay_networks", "overlay_hosts"] as const;
+export type ChoiceCollection = (typeof CHOICE_COLLECTIONS)[number];
+export const CHOICE_SORT = "name";
+
 export function sortParam(options: readonly SortOption[], field: string, descending: boolean): string {
   const known = options.find((o) => o.field === field) ?? options[0];
   return `${descending ? "-" : ""}${known.field}`;

@@ -2,6 +2,7 @@
 // scope every org-scoped collection to users.current_organization (schema/rules.ts#memberOf), so the
 // lists carry no filter of their own.
 import { can, type Identity } from "./capabilities";
+import { CHOICE_SORT, type ChoiceCollection } from "./lists";
 import { pb } from "./pb";
 
 export interface Choice {
@@ -20,9 +21,9 @@ export interface ThingChoices {
   suspended: boolean;
 }
 
-async function choices(collection: string, label = (r: Record<string, unknown>) => String(r.name)): Promise<Choice[]> {
+async function choices(collection: ChoiceCollection, label = (r: Record<string, unknown>) => String(r.name)): Promise<Choice[]> {
   const rows = await pb.collection(collection).getFullList({
-    sort: "name",
+    sort: CHOICE_SORT,
     fields: "id,name,overlay_ip",
   });
   return rows.map((row) => ({ id: row.id, label: label(row) }));
