@@ -2,8 +2,9 @@
 // shows the e-mail, the password once and the enrollment command, and that password signs the Thing in
 // through the API; a member is offered no identity but `none`; a suspended organization's `auto` is
 // explained; the owner deactivates, reactivates, resets the password of and deletes a Thing (each
-// confirmed) while a viewer has none of these actions. Every page records no response >= 400 and axe
-// finds nothing serious or critical on the screen and its dialogs.
+// confirmed) while a viewer has none of these actions; Escape closes a dialog and focus returns to its
+// opener. Every page records no response >= 400 and axe finds nothing serious or critical on the screen
+// and its dialogs.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Locator, Page } from "playwright-core";
@@ -182,6 +183,10 @@ describe("console Things", () => {
     expect(await detail.getByRole("button").allTextContents()).toEqual(["Close"]);
     await noSeriousViolations(page, "viewer Thing detail");
     await screenshot(page, "viewer-thing-detail");
+    // Keyboard: Escape closes the dialog and focus returns to the name that opened it.
+    await page.keyboard.press("Escape");
+    await detail.waitFor({ state: "hidden" });
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Thermostat");
     expect(failures).toEqual([]);
     await page.context().close();
   });
