@@ -17,6 +17,10 @@ export const THING_SORTS: readonly SortOption[] = [
   { field: "created", label: "Created" },
 ];
 
+/** Members and invitations are listed oldest first: the order people joined or were invited in. */
+export const MEMBER_SORT = "created";
+export const INVITE_SORT = "created";
+
 export function sortParam(options: readonly SortOption[], field: string, descending: boolean): string {
   const known = options.find((o) => o.field === field) ?? options[0];
   return `${descending ? "-" : ""}${known.field}`;
