@@ -3,7 +3,10 @@ import { loadConfig } from "../../pb_hooks_src/config/load";
 import { inventoryCollections } from "../../pb_hooks_src/inventory/collections";
 import { platformCollections } from "../../pb_hooks_src/schema/collections";
 import { collectionNames } from "../../pb_hooks_src/schema/names";
-import { CHOICE_COLLECTIONS, CHOICE_SORT, THING_SORTS, pageCount, sortParam } from "./lists";
+import { CHOICE_COLLECTIONS, CHOICE_SORT, INVITE_SORT, MEMBER_SORT, THING_SORTS, pageCount, sortParam } from "./lists";
+
+const specs = platformCollections(collectionNames(loadConfig({ env: {}, args: ["pocketbase"], cwd: "/nowhere", readFile: () => undefined })));
+const hasField = (key: string, field: string) => specs.find((c) => c.key === key)?.fields.some((f) => f.name === field) === true;
 
 describe("list parameters", () => {
   it("sorts Things only on fields the things collection has", () => {
@@ -13,12 +16,12 @@ describe("list parameters", () => {
   });
 
   it("sorts the Thing forms' choices on a field each of their collections has", () => {
-    const config = loadConfig({ env: {}, args: ["pocketbase"], cwd: "/nowhere", readFile: () => undefined });
-    const specs = platformCollections(collectionNames(config));
-    for (const key of CHOICE_COLLECTIONS) {
-      const spec = specs.find((c) => c.key === key);
-      expect(spec?.fields.some((f) => f.name === CHOICE_SORT), key).toBe(true);
-    }
+    for (const key of CHOICE_COLLECTIONS) expect(hasField(key, CHOICE_SORT), key).toBe(true);
+  });
+
+  it("sorts memberships and invitations only on fields those collections have", () => {
+    expect(hasField("memberships", MEMBER_SORT)).toBe(true);
+    expect(hasField("invites", INVITE_SORT)).toBe(true);
   });
 
   it("falls back to the first sort option for an unknown field (never sends it)", () => {

@@ -22,6 +22,10 @@ export const CHOICE_COLLECTIONS = ["thing_types", "locations", "bus_roles", "bus
 export type ChoiceCollection = (typeof CHOICE_COLLECTIONS)[number];
 export const CHOICE_SORT = "name";
 
+/** Members and invitations are listed oldest first: the order people joined or were invited in. */
+export const MEMBER_SORT = "created";
+export const INVITE_SORT = "created";
+
 export function sortParam(options: readonly SortOption[], field: string, descending: boolean): string {
   const known = options.find((o) => o.field === field) ?? options[0];
   return `${descending ? "-" : ""}${known.field}`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { placeOf, safeNext, signInPath } from "./routes";
+import { acceptLink, placeOf, safeNext, signInPath } from "./routes";
 
 describe("console paths", () => {
   it("maps paths to places", () => {
@@ -7,7 +7,13 @@ describe("console paths", () => {
     expect(placeOf("/things")).toEqual({ kind: "screen", screen: "things" });
     expect(placeOf("/things/")).toEqual({ kind: "screen", screen: "things" });
     expect(placeOf("/signin")).toEqual({ kind: "signin" });
+    expect(placeOf("/accept")).toEqual({ kind: "accept" });
     expect(placeOf("/nope")).toEqual({ kind: "unknown" });
+  });
+
+  it("builds an invitation's link on the console's origin, the token escaped", () => {
+    expect(acceptLink("https://fleet.example", "aB9")).toBe("https://fleet.example/accept?token=aB9");
+    expect(acceptLink("http://127.0.0.1:8090", "a+b/c")).toBe("http://127.0.0.1:8090/accept?token=a%2Bb%2Fc");
   });
 
   it("follows only paths of this origin after sign-in", () => {

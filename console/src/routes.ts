@@ -2,6 +2,13 @@
 import { SCREENS, type Screen } from "./capabilities";
 
 export const SIGN_IN_PATH = "/signin";
+/** The invitation link's page (`/accept?token=…`), reachable signed out. */
+export const ACCEPT_PATH = "/accept";
+
+/** The link an invitation is redeemed at, on the origin that serves this console. */
+export function acceptLink(origin: string, token: string): string {
+  return `${origin}${ACCEPT_PATH}?token=${encodeURIComponent(token)}`;
+}
 
 export const TITLES: Readonly<Record<Screen, string>> = {
   visualizer: "Visualizer",
@@ -20,12 +27,13 @@ export function pathOf(screen: Screen): string {
   return `/${screen}`;
 }
 
-export type Place = { kind: "signin" } | { kind: "home" } | { kind: "screen"; screen: Screen } | { kind: "unknown" };
+export type Place = { kind: "signin" } | { kind: "accept" } | { kind: "home" } | { kind: "screen"; screen: Screen } | { kind: "unknown" };
 
 export function placeOf(path: string): Place {
   const clean = path.replace(/\/+$/, "") || "/";
   if (clean === "/") return { kind: "home" };
   if (clean === SIGN_IN_PATH) return { kind: "signin" };
+  if (clean === ACCEPT_PATH) return { kind: "accept" };
   const screen = SCREENS.find((s) => pathOf(s) === clean);
   return screen ? { kind: "screen", screen } : { kind: "unknown" };
 }

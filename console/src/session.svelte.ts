@@ -108,9 +108,29 @@ export async function signIn(email: string, password: string): Promise<SignInRes
   }
 }
 
-export function signOut(): void {
+/**
+ * Creates a users account (the users create rule lets anyone sign up, never as an operator) and signs it
+ * in. Used by the invitation page only: an account alone has nothing to see.
+ */
+export async function signUp(email: string, password: string): Promise<void> {
+  await pb.collection("users").create({ email, password, passwordConfirm: password });
+  const { record } = await pb.collection("users").authWithPassword(email, password);
+  lastRefresh = Date.now();
+  scheduleRefresh();
+  await loadMemberships(record);
+}
+
+/** Reads the user record and memberships again, after the server changed them (an accepted invitation). */
+export async function reloadSession(): Promise<void> {
+  const user = session.user;
+  if (!user) return;
+  await loadMemberships(await pb.collection("users").getOne(user.id));
+}
+
+/** Ends the session and opens `to` (sign-in unless a page, like the invitation's, stays put). */
+export function signOut(to = "/signin"): void {
   endSession();
-  navigate("/signin");
+  navigate(to);
 }
 
 /** Reads the user's memberships, then publishes user and memberships together. */
