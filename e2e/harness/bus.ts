@@ -66,14 +66,27 @@ export async function startPlatformWithBus(options: PlatformOptions = {}): Promi
   };
 }
 
-/** A client connection with a creds file, failing fast instead of retrying. */
-export function connectWithCreds(url: string, creds: string): Promise<NatsConnection> {
-  return connect({
-    servers: url,
-    authenticator: credsAuthenticator(new TextEncoder().encode(creds)),
-    reconnect: false,
-    timeout: 2_000,
-  });
+/**
+ * nats-server's answer when it could not verify a CONNECT in time (its auth timeout): on a machine loaded
+ * by parallel test files that is the machine, not a verdict on the creds, so it is tried again.
+ */
+const AUTHENTICATION_TIMEOUT = /Authentication Timeout/i;
+const CONNECT_ATTEMPTS = 3;
+
+/** A client connection with a creds file, failing fast instead of retrying (a refusal is final at once). */
+export async function connectWithCreds(url: string, creds: string): Promise<NatsConnection> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await connect({
+        servers: url,
+        authenticator: credsAuthenticator(new TextEncoder().encode(creds)),
+        reconnect: false,
+        timeout: 2_000,
+      });
+    } catch (err) {
+      if (attempt >= CONNECT_ATTEMPTS || !AUTHENTICATION_TIMEOUT.test(err instanceof Error ? err.message : String(err))) throw err;
+    }
+  }
 }
 
 /** Whether the server admits the creds now: a connection opens and round-trips, then closes. */
