@@ -115,6 +115,22 @@ describe("agent run, enrolled from a Thing created through POST /api/org/things"
     expect(alive(device)).toBe(true);
   });
 
+  it("a hub that stops answering without closing (frozen): bus fails within a minute, 503; thawed: back, same process", async () => {
+    const device = await enrolledAgent();
+    const hub = bus.nats().pid;
+    process.kill(hub, "SIGSTOP");
+    try {
+      const frozen = Date.now();
+      const down = await becomes(device, "bus", "fail", 60_000);
+      console.log(`hub frozen -> bus fail: ${Date.now() - frozen} ms`);
+      expect(down.status).toBe(503);
+    } finally {
+      process.kill(hub, "SIGCONT");
+    }
+    await becomes(device, "bus", "ok", 60_000);
+    expect(alive(device)).toBe(true);
+  });
+
   it("revoke-and-replace at the control plane: the new creds are adopted within 30 s, without exiting", async () => {
     const device = await enrolledAgent();
     const before = credsOnDisk(device);

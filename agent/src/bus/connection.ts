@@ -39,6 +39,8 @@ export interface BusConnection {
 }
 
 const DEFAULT_DIAL_TIMEOUT_MS = 5_000;
+export const PING_INTERVAL_MS = 10_000;
+export const MAX_PINGS_OUT = 2;
 /** A connection that lived this long was a success: the next outage starts the back-off afresh. */
 const STABLE_MS = 30_000;
 const DEFAULT_BACKOFF: BackoffSettings = { initialMs: 500, maxMs: 30_000 };
@@ -187,6 +189,11 @@ async function dial(servers: string[], name: string, creds: string, timeoutMs: n
           authenticator: credsAuthenticator(new TextEncoder().encode(creds)),
           reconnect: false,
           timeout: timeoutMs,
+          // A hub that stops answering (frozen, or a link that drops packets silently) sends no close:
+          // unanswered pings end the connection within (MAX_PINGS_OUT + 1) intervals, ~30 s, instead of the
+          // client's default ~6 min, so the bus check fails and the loop redials.
+          pingInterval: PING_INTERVAL_MS,
+          maxPingOut: MAX_PINGS_OUT,
           // The agent never expects to be told to wait: a refused credential is handled by our loop.
           ignoreAuthErrorAbort: true,
         }),
