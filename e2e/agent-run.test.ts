@@ -124,6 +124,7 @@ describe("agent run, enrolled from a Thing created through POST /api/org/things"
       const down = await becomes(device, "bus", "fail", 60_000);
       console.log(`hub frozen -> bus fail: ${Date.now() - frozen} ms`);
       expect(down.status).toBe(503);
+      expect(checkOf(down.body, "bus").detail).toContain("stopped answering pings");
     } finally {
       process.kill(hub, "SIGCONT");
     }

@@ -237,12 +237,16 @@ function bounded(attempt: Promise<NatsConnection>, ms: number): Promise<NatsConn
  */
 async function closedBecause(nc: NatsConnection): Promise<BusFailure> {
   let serverError: unknown;
+  let stale = false;
   void (async () => {
     for await (const status of nc.status()) {
       if (status.type === "error") serverError = status.error;
+      if (status.type === "staleConnection") stale = true;
     }
   })().catch(() => undefined);
   const closedWith = await nc.closed();
+  // Closed by the client itself: the hub left MAX_PINGS_OUT pings unanswered (frozen, or the link drops packets).
+  if (stale) return { kind: "timeout", reason: "the hub stopped answering pings" };
   if (serverError !== undefined) {
     const failure = classifyBusError(serverError);
     if (failure.kind === "authorization" || !closedWith) return failure;
