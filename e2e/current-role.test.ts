@@ -20,6 +20,7 @@ function sql(statement: string): string {
 
 /** The stored value, read from the database (the field is hidden from API responses). */
 const storedRole = (userId: string) => sql(`SELECT current_role FROM users WHERE id = '${userId}'`);
+const storedScope = (userId: string) => sql(`SELECT COALESCE(current_scope, '') FROM users WHERE id = '${userId}'`);
 
 /** What the committed rows say: the role of the membership in the user's active organization. */
 const roleFromRows = (userId: string) =>
@@ -64,6 +65,20 @@ describe("the active-organization role takes effect on the next read", () => {
     expect(await busUserIds(pb)).toEqual([]);
     expect(await pb.collection("things").getFullList()).toEqual([]);
     expect(storedRole(user.id)).toBe("");
+    expect(storedScope(user.id)).toBe("");
+  });
+
+  it("current_scope holds the active organization exactly while a membership there exists, and follows a switch", async () => {
+    const user = await createMember(w.su, w.a.organization.id, "member");
+    const pb = await signIn(user.email as string);
+    expect(storedScope(user.id)).toBe(JSON.stringify(w.a.organization.id));
+    await w.su.collection("memberships").create({ user: user.id, organization: w.b.organization.id, role: "viewer" });
+    await pb.collection("users").update(user.id, { current_organization: w.b.organization.id });
+    expect(storedScope(user.id)).toBe(JSON.stringify(w.b.organization.id));
+    expect(await pb.collection("things").getFullList({ filter: `organization = "${w.a.organization.id}"` })).toEqual([]);
+    const membership = await w.su.collection("memberships").getFirstListItem(`user = "${user.id}" && organization = "${w.b.organization.id}"`);
+    await w.su.collection("memberships").delete(membership.id);
+    expect(storedScope(user.id)).toBe("");
   });
 });
 

@@ -34,7 +34,8 @@ export function startServing(app: CoreApp): void {
 export const schema = {
   up: (app: CoreApp) => applyPlatformSchema(app, collectionNames(currentConfig())),
   down: (app: CoreApp) => removePlatformSchema(app, collectionNames(currentConfig())),
-  // Migration 1764000004: users.current_role with its backfill, the rules reading it, the covering index.
+  // Migrations 1764000004 and 1764000006: users.current_role and current_scope with their backfill, the
+  // rules reading them, the organization indexes.
   upgrade: (app: CoreApp) => {
     const n = collectionNames(currentConfig());
     upgradePlatformSchema(app, n);

@@ -5,7 +5,7 @@ import { platformCollections } from "./collections";
 import { fieldJSON, isRelation } from "./fields";
 import type { CollectionNames } from "./names";
 import type { CollectionSpec } from "./spec";
-import { indexesOf, setIndexes } from "./indexes";
+import { indexesOf, setIndexes, withIndexes } from "./indexes";
 import { hasField } from "../lib/collections";
 
 export function applyPlatformSchema(app: CoreApp, n: CollectionNames): void {
@@ -87,7 +87,7 @@ function setRulesAndIndexes(collection: core.Collection, spec: CollectionSpec, n
   collection.updateRule = rule(spec.rules.update);
   collection.deleteRule = rule(spec.rules.delete);
   const wanted = spec.indexes.map((sql) => sql.split("{table}").join(name));
-  setIndexes(collection, [...indexesOf(collection).filter((sql) => !wanted.includes(sql)), ...wanted]);
+  setIndexes(collection, withIndexes(indexesOf(collection), wanted));
   if (spec.auth) {
     collection.authRule = rule(spec.auth.authRule);
     collection.manageRule = rule(spec.auth.manageRule);

@@ -18,7 +18,7 @@ export function platformCollections(n: CollectionNames): CollectionSpec[] {
   ].map(withOrganizationScopeIndex);
 }
 
-/** Every org-scoped collection gets the index its membership rules need. */
+/** Every org-scoped collection gets the index its membership rules seek. */
 function withOrganizationScopeIndex(spec: CollectionSpec): CollectionSpec {
   const scoped = spec.fields.some((f) => f.name === "organization");
   return scoped ? { ...spec, indexes: [...spec.indexes, ORGANIZATION_SCOPE_INDEX] } : spec;

@@ -12,12 +12,13 @@ export const ORGANIZATION: FieldSpec = {
 };
 
 /**
- * PocketBase compares `organization = @request.auth.current_organization` as COALESCE(organization, '')
- * on both sides, which no plain column index serves; this expression index does, so an org-scoped list
- * reads only the active organization's rows. Its entries for one organization come in rowid order,
- * so the total PocketBase counts with every page, COUNT(DISTINCT _rowid_), needs no temporary b-tree.
+ * The index an org-scoped rule seeks (`organization IS <the caller's current_scope>`, schema/rules.ts
+ * memberOf), so a list reads only the active organization's rows, in rowid order for the page's
+ * COUNT(DISTINCT _rowid_). A plain column index on purpose: an expression index on
+ * COALESCE(organization, '') made the pinned SQLite answer a client's `organization = "..."` filter with
+ * nothing (docs/performance.md "List pages").
  */
-export const ORGANIZATION_SCOPE_INDEX = "CREATE INDEX idx_{table}_org_scope ON {table} (COALESCE(organization, ''))";
+export const ORGANIZATION_SCOPE_INDEX = "CREATE INDEX idx_{table}_org_scope ON {table} (organization)";
 
 export interface OrgScopedAccess {
   read: readonly Role[];

@@ -14,7 +14,7 @@ describe("rule composition", () => {
     const rule = memberOf("organization", ["owner", "admin"]);
     expect(rule).toContain(`@request.auth.collectionName = "users"`);
     expect(rule).toContain(`@request.auth.current_organization != ""`);
-    expect(rule).toContain("organization = @request.auth.current_organization");
+    expect(rule).toContain("organization = @request.auth.current_scope");
     expect(rule).toContain(`(@request.auth.current_role = "owner" || @request.auth.current_role = "admin")`);
     expect(rule).not.toContain("@collection");
   });

@@ -34,21 +34,30 @@ export function oneOf(field: string, values: readonly string[], op: "=" | "?=" =
 export const CURRENT_ROLE = "current_role";
 
 /**
+ * The users field holding the caller's active organization as a JSON string while it holds a membership
+ * there (null otherwise), kept by the same statement as current_role. A JSON field, because PocketBase
+ * compares a record's `organization` with it as a plain `IS` equality, which seeks the organization
+ * index; against the text field current_organization it writes COALESCE(x, '') on both sides, which no
+ * column index serves (docs/performance.md "List pages").
+ */
+export const CURRENT_SCOPE = "current_scope";
+
+/**
  * The caller is a user whose active organization is `orgExpr` and who holds a membership there with one
  * of `roles` (as mirrored on the caller's own row: docs/decisions.md "Role of the active organization").
  *
  * PocketBase reads `@request.auth.<field>` through `LEFT JOIN users __auth_users ON id = <caller>`, and
- * SQLite keeps a LEFT JOIN's right table inner, scanning every record, unless a WHERE term is false for
- * a missing right row. `=` on the organization becomes COALESCE(...) and the role allowlist is an OR, and
- * neither qualifies; `current_role > ""` (implied by the allowlist, so no wider) does, which lets SQLite
- * read the caller's row first and seek the organization index (docs/performance.md "List pages").
+ * SQLite keeps a LEFT JOIN's right table outer, scanning every record, unless a WHERE term is false for a
+ * missing right row. Neither the `IS` equality nor the role allowlist (an OR) qualifies;
+ * `current_role > ""` (implied by the allowlist, so no wider) does, which lets SQLite read the caller's
+ * row first and seek the organization index.
  */
 export function memberOf(orgExpr: string, roles: readonly Role[]): string {
   const role = `@request.auth.${CURRENT_ROLE}`;
   return all(
     isUser,
     `@request.auth.current_organization != ""`,
-    `${orgExpr} = @request.auth.current_organization`,
+    `${orgExpr} = @request.auth.${CURRENT_SCOPE}`,
     `${role} > ""`,
     oneOf(role, roles),
   );

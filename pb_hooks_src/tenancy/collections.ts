@@ -1,5 +1,5 @@
 // organizations, memberships, invites and the platform fields of users (spec 2.1, rules 4, 5, 9, 10, 16).
-import { ALL_ROLES, CLOSED, CURRENT_ROLE, all, anyOf, isOperator, isUser, memberOf, oneOf, unchanged } from "../schema/rules";
+import { ALL_ROLES, CLOSED, CURRENT_ROLE, CURRENT_SCOPE, all, anyOf, isOperator, isUser, memberOf, oneOf, unchanged } from "../schema/rules";
 import { INVITABLE, MANAGERS, ROLES } from "../lib/roles";
 import type { CollectionNames } from "../schema/names";
 import { ORGANIZATION } from "../schema/common";
@@ -116,6 +116,8 @@ export function tenancyCollections(n: CollectionNames): CollectionSpec[] {
       // The role of the membership in current_organization, mirrored by the server for the API rules
       // (schema/rules.ts#memberOf); whatever a writer puts here is recomputed in the same transaction.
       { type: "text", name: CURRENT_ROLE, hidden: true, pattern: `^(${ROLES.join("|")})?$` },
+      // current_organization while a membership there exists, for the rules' indexed equality; same keeper.
+      { type: "json", name: CURRENT_SCOPE, hidden: true },
     ],
     indexes: [],
     rules: {

@@ -1,13 +1,14 @@
 // users.current_role mirrors the role of the membership in users.current_organization ("" without one),
-// so that the API rules compare constants of the caller's own row instead of joining memberships on
-// every listed record (docs/performance.md "List pages"). It is recomputed from the rows as committed
+// and users.current_scope that organization (null without one), so that the API rules compare constants
+// of the caller's own row instead of joining memberships on every listed record (docs/performance.md
+// "List pages"). It is recomputed from the rows as committed
 // inside the write's own transaction, after every write that could change it: a membership's create,
 // update or delete, and any write of a users row (which may switch the active organization, or carry a
 // stale or forged value). SQLite admits one writer at a time, so concurrent writers cannot interleave
 // between the write and the recomputation.
 import type { WriteAction, WriteEffects } from "../lib/effects";
 import type { CollectionNames } from "../schema/names";
-import { CURRENT_ROLE } from "../schema/rules";
+import { CURRENT_ROLE, CURRENT_SCOPE } from "../schema/rules";
 
 /**
  * One UPDATE, so no hook or audit entry follows (the membership's or the user's own entry names the
@@ -30,11 +31,12 @@ function updateCurrentRole(tx: CoreApp, n: CollectionNames, where: string, param
   const u = n.users;
   tx.db()
     .newQuery(
-      `UPDATE {{${u}}} SET [[${CURRENT_ROLE}]] = COALESCE((
-         SELECT m.[[role]] FROM {{${n.memberships}}} m
-         WHERE m.[[user]] = {{${u}}}.[[id]] AND m.[[organization]] = {{${u}}}.[[current_organization]]
-           AND {{${u}}}.[[current_organization]] != ''
-       ), '') ${where}`,
+      `UPDATE {{${u}}} SET ([[${CURRENT_ROLE}]], [[${CURRENT_SCOPE}]]) = (
+         SELECT COALESCE(m.[[role]], ''), CASE WHEN m.[[role]] IS NULL THEN NULL ELSE json_quote(m.[[organization]]) END
+         FROM (SELECT 1) LEFT JOIN {{${n.memberships}}} m
+           ON m.[[user]] = {{${u}}}.[[id]] AND m.[[organization]] = {{${u}}}.[[current_organization]]
+          AND {{${u}}}.[[current_organization]] != ''
+       ) ${where}`,
     )
     .bind(params)
     .execute();
