@@ -67,10 +67,12 @@ export async function startPlatformWithBus(options: PlatformOptions = {}): Promi
 }
 
 /**
- * nats-server's answer when it could not verify a CONNECT in time (its auth timeout): on a machine loaded
- * by parallel test files that is the machine, not a verdict on the creds, so it is tried again.
+ * nats-server's answer when it could not verify a CONNECT in time (its auth timeout), or the socket
+ * dropped under the handshake (EPIPE/ECONNRESET writing CONNECT): on a machine loaded by parallel test
+ * files that is the machine, not a verdict on the creds, so it is tried again. A refusal of the creds
+ * ("Authorization Violation") is not among them and fails at once.
  */
-const AUTHENTICATION_TIMEOUT = /Authentication Timeout/i;
+const LOAD_FAILURE = /Authentication Timeout|EPIPE|ECONNRESET/i;
 const CONNECT_ATTEMPTS = 3;
 
 /** A client connection with a creds file, failing fast instead of retrying (a refusal is final at once). */
@@ -84,7 +86,7 @@ export async function connectWithCreds(url: string, creds: string): Promise<Nats
         timeout: 2_000,
       });
     } catch (err) {
-      if (attempt >= CONNECT_ATTEMPTS || !AUTHENTICATION_TIMEOUT.test(err instanceof Error ? err.message : String(err))) throw err;
+      if (attempt >= CONNECT_ATTEMPTS || !LOAD_FAILURE.test(err instanceof Error ? err.message : String(err))) throw err;
     }
   }
 }
