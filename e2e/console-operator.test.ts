@@ -24,8 +24,8 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function signedIn(email: string): Promise<{ page: Page; failures: string[] }> {
-  const context = await browser.newContext({ baseURL: platform.url });
+async function signedIn(email: string, viewport?: { width: number; height: number }): Promise<{ page: Page; failures: string[] }> {
+  const context = await browser.newContext({ baseURL: platform.url, ...(viewport ? { viewport } : {}) });
   const page = await context.newPage();
   const failures = failedResponses(page);
   await page.goto("/signin");
@@ -181,6 +181,18 @@ describe("Platform Operator", () => {
     expect(invite).toMatchObject({ organization: world.b.organization.id, role: "admin" });
     expect(link).toBe(`${platform.url}/accept?token=${invite.token}`);
     await checked(page, "invitations");
+    expect(failures).toEqual([]);
+    await page.context().close();
+  });
+
+  it("at 360 px wide, Organizations and the audit log fit the page (their tables scroll inside)", async () => {
+    const { page, failures } = await signedIn(world.users.operator.email as string, { width: 360, height: 740 });
+    for (const [title, path] of [["Organizations", "/organizations"], ["Audit log", "/audit"]]) {
+      await page.goto(path);
+      await screenSettled(page, title);
+      expect(await page.evaluate(() => document.scrollingElement?.scrollWidth), title).toBeLessThanOrEqual(360);
+      await screenshot(page, `operator-360-${title.toLowerCase().replace(/\s+/g, "-")}`);
+    }
     expect(failures).toEqual([]);
     await page.context().close();
   });
