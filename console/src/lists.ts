@@ -26,6 +26,10 @@ export const CHOICE_SORT = "name";
 export const MEMBER_SORT = "created";
 export const INVITE_SORT = "created";
 
+/** Organizations by name (what an operator looks for); the audit log newest first by creation time. */
+export const ORGANIZATION_SORT = "name";
+export const AUDIT_SORT = "created";
+
 export function sortParam(options: readonly SortOption[], field: string, descending: boolean): string {
   const known = options.find((o) => o.field === field) ?? options[0];
   return `${descending ? "-" : ""}${known.field}`;

@@ -15,6 +15,6 @@ export const SCREEN_MODULES: Readonly<Record<Screen, () => Promise<{ default: Sc
   invitations: () => import("./screens/Invitations.svelte"),
   activity: placeholder,
   organizations: () => import("./screens/Organizations.svelte"),
-  audit: placeholder,
+  audit: () => import("./screens/Audit.svelte"),
   settings: () => import("./screens/Settings.svelte"),
 };

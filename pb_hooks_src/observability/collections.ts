@@ -20,7 +20,14 @@ export function observabilityCollections(): CollectionSpec[] {
       { type: "json", name: "after" },
       ...TIMESTAMPS,
     ],
-    indexes: ["CREATE INDEX idx_{table}_created ON {table} (created)"],
+    // Newest first, whole or narrowed to one actor, action or collection (the console's filters): each
+    // seeks its index in created order instead of scanning the log.
+    indexes: [
+      "CREATE INDEX idx_{table}_created ON {table} (created)",
+      "CREATE INDEX idx_{table}_actor_created ON {table} (actor, created)",
+      "CREATE INDEX idx_{table}_action_created ON {table} (action, created)",
+      "CREATE INDEX idx_{table}_collection_created ON {table} (collection, created)",
+    ],
     rules: { list: isOperator, view: isOperator, create: CLOSED, update: CLOSED, delete: CLOSED },
   };
 
