@@ -2,7 +2,8 @@
 // deletes a Location Type, a Location, a Thing Type with its prefix and an Operation through the forms
 // (each delete confirmed), and the API holds exactly what the screen showed; the forms offer only the
 // active organization's records as relations; a member creates and edits Locations but has no delete and
-// no type management; a viewer reads every list without an action; a refusal shows the server's message.
+// no type management; a viewer reads every list without an action; a refusal shows the server's message;
+// at 360 px the lists do not widen the page.
 // Every page records no response >= 400 (but the one refusal provoked on purpose) and axe finds nothing
 // serious or critical on the lists and dialogs.
 import { existsSync } from "node:fs";
@@ -219,6 +220,17 @@ describe("console Locations and Types", () => {
     await row(list(page, "Thing Types"), "Sensor").waitFor();
     expect(await page.getByRole("main").getByRole("button", { name: ACTION_BUTTON }).count()).toBe(0);
     await noSeriousViolations(page, "member Types");
+
+    // At phone width the list with its actions and the form fit; Escape closes the form.
+    await page.setViewportSize({ width: 360, height: 740 });
+    await openScreen(page, "Locations");
+    expect(await page.evaluate(() => document.scrollingElement?.scrollWidth), "Locations at 360 px").toBeLessThanOrEqual(360);
+    await locations.getByRole("button", { name: "New Location" }).click();
+    const form = page.getByRole("dialog", { name: "New Location" });
+    expect((await form.boundingBox())?.width).toBeLessThanOrEqual(360);
+    await screenshot(page, "member-location-form-360");
+    await page.keyboard.press("Escape");
+    await form.waitFor({ state: "hidden" });
     expect(failures).toEqual([]);
     await page.context().close();
   });
@@ -239,6 +251,14 @@ describe("console Locations and Types", () => {
     expect(await page.getByRole("main").getByRole("button", { name: ACTION_BUTTON }).count()).toBe(0);
     await noSeriousViolations(page, "viewer Types");
     await screenshot(page, "viewer-types");
+
+    // At phone width the page itself does not scroll sideways (wide tables scroll inside it).
+    await page.setViewportSize({ width: 360, height: 740 });
+    for (const title of ["Types", "Locations"] as const) {
+      await openScreen(page, title);
+      expect(await page.evaluate(() => document.scrollingElement?.scrollWidth), `${title} at 360 px`).toBeLessThanOrEqual(360);
+      await screenshot(page, `viewer-${title.toLowerCase()}-360`);
+    }
     expect(failures).toEqual([]);
     await page.context().close();
   });
