@@ -2,10 +2,10 @@
 // deletes a Location Type, a Location, a Thing Type with its prefix and an Operation through the forms
 // (each delete confirmed), and the API holds exactly what the screen showed; the forms offer only the
 // active organization's records as relations; a member creates and edits Locations but has no delete and
-// no type management; a viewer reads every list without an action; a refusal shows the server's message;
-// at 360 px the lists do not widen the page.
-// Every page records no response >= 400 (but the one refusal provoked on purpose) and axe finds nothing
-// serious or critical on the lists and dialogs.
+// no type management; a viewer reads every list without an action; a dashboard gets neither screen; a
+// refusal shows the server's message; at 360 px the lists do not widen the page. Every page records no
+// response >= 400 (but the one refusal provoked on purpose) and axe finds nothing serious or critical on
+// the lists and dialogs.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Locator, Page } from "playwright-core";
@@ -233,6 +233,24 @@ describe("console Locations and Types", () => {
     await form.waitFor({ state: "hidden" });
     expect(failures).toEqual([]);
     await page.context().close();
+  });
+
+  it("dashboard: Locations and Types are not in its navigation, and their URLs say they are not available", async () => {
+    const context = await browser.newContext({ baseURL: platform.url });
+    const page = await context.newPage();
+    const failures = failedResponses(page);
+    await page.goto("/signin");
+    await signInThroughForm(page, world.users.dashboard.email as string, PASSWORD);
+    await page.waitForURL("**/visualizer");
+    const nav = page.getByRole("navigation", { name: "Main" });
+    await nav.getByRole("link").first().waitFor();
+    expect(await nav.getByRole("link", { name: /^(Locations|Types)$/ }).count()).toBe(0);
+    for (const path of ["/locations", "/types"]) {
+      await page.goto(path);
+      await screenSettled(page, "Not available");
+    }
+    expect(failures).toEqual([]);
+    await context.close();
   });
 
   it("viewer: reads Locations and every type list without an action", async () => {
