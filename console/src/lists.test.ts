@@ -3,7 +3,7 @@ import { loadConfig } from "../../pb_hooks_src/config/load";
 import { inventoryCollections } from "../../pb_hooks_src/inventory/collections";
 import { platformCollections } from "../../pb_hooks_src/schema/collections";
 import { collectionNames } from "../../pb_hooks_src/schema/names";
-import { AUDIT_SORT, CHOICE_COLLECTIONS, CHOICE_SORT, INVITE_SORT, MEMBER_SORT, ORGANIZATION_SORT, THING_SORTS, pageCount, sortParam } from "./lists";
+import { AUDIT_SORT, CHOICE_COLLECTIONS, CHOICE_SORT, INVENTORY_COLLECTIONS, INVENTORY_SORTS, INVITE_SORT, MEMBER_SORT, ORGANIZATION_SORT, THING_SORTS, pageCount, sortParam } from "./lists";
 
 const specs = platformCollections(collectionNames(loadConfig({ env: {}, args: ["pocketbase"], cwd: "/nowhere", readFile: () => undefined })));
 const hasField = (key: string, field: string) => specs.find((c) => c.key === key)?.fields.some((f) => f.name === field) === true;
@@ -17,6 +17,10 @@ describe("list parameters", () => {
 
   it("sorts the Thing forms' choices on a field each of their collections has", () => {
     for (const key of CHOICE_COLLECTIONS) expect(hasField(key, CHOICE_SORT), key).toBe(true);
+  });
+
+  it("sorts Locations and the type lists only on fields their collections have", () => {
+    for (const key of INVENTORY_COLLECTIONS) for (const { field } of INVENTORY_SORTS[key]) expect(hasField(key, field), `${key}.${field}`).toBe(true);
   });
 
   it("sorts memberships and invitations only on fields those collections have", () => {

@@ -18,9 +18,22 @@ export const THING_SORTS: readonly SortOption[] = [
 ];
 
 /** Collections the Thing forms offer as choices, each sorted on this field (lists.test.ts checks both). */
-export const CHOICE_COLLECTIONS = ["thing_types", "locations", "bus_roles", "bus_users", "overlay_networks", "overlay_hosts"] as const;
+export const CHOICE_COLLECTIONS = ["thing_types", "locations", "location_types", "bus_roles", "bus_users", "overlay_networks", "overlay_hosts"] as const;
 export type ChoiceCollection = (typeof CHOICE_COLLECTIONS)[number];
 export const CHOICE_SORT = "name";
+
+/**
+ * The Locations and Types lists sort on their name (the default) or creation time; these collections
+ * index no text field, so their screens offer no search.
+ */
+export const INVENTORY_COLLECTIONS = ["locations", "thing_types", "location_types", "thing_type_operations"] as const;
+export type InventoryCollection = (typeof INVENTORY_COLLECTIONS)[number];
+export const INVENTORY_SORTS: Readonly<Record<InventoryCollection, readonly SortOption[]>> = {
+  locations: [{ field: "name", label: "Name" }, { field: "code", label: "Code" }, { field: "created", label: "Created" }],
+  thing_types: [{ field: "name", label: "Name" }, { field: "prefix", label: "Prefix" }, { field: "created", label: "Created" }],
+  location_types: [{ field: "name", label: "Name" }, { field: "created", label: "Created" }],
+  thing_type_operations: [{ field: "name", label: "Name" }, { field: "created", label: "Created" }],
+};
 
 /** Members and invitations are listed oldest first: the order people joined or were invited in. */
 export const MEMBER_SORT = "created";

@@ -6,8 +6,17 @@ export const pb = new PocketBase("/");
 // navigation into an aborted request.
 pb.autoCancellation(false);
 
-/** The server's message of a failed request, in words. */
+/**
+ * The server's message of a failed request, in words, followed by what it said about each field it
+ * refused (PocketBase puts those under `data`, e.g. `prefix: Must be in a valid format.`).
+ */
 export function messageOf(error: unknown): string {
-  if (typeof error === "object" && error !== null && "message" in error && typeof error.message === "string" && error.message) return error.message;
-  return "Something went wrong.";
+  if (typeof error !== "object" || error === null) return "Something went wrong.";
+  const message = "message" in error && typeof error.message === "string" && error.message ? error.message : "Something went wrong.";
+  const data = "data" in error && typeof error.data === "object" && error.data !== null && "data" in error.data ? error.data.data : undefined;
+  if (typeof data !== "object" || data === null) return message;
+  const fields = Object.entries(data).flatMap(([field, detail]: [string, unknown]) =>
+    typeof detail === "object" && detail !== null && "message" in detail && typeof detail.message === "string" ? [`${field}: ${detail.message}`] : [],
+  );
+  return [message, ...fields].join(" ");
 }

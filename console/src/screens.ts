@@ -9,8 +9,8 @@ const placeholder = () => import("./screens/Placeholder.svelte");
 export const SCREEN_MODULES: Readonly<Record<Screen, () => Promise<{ default: ScreenComponent }>>> = {
   visualizer: () => import("./screens/Visualizer.svelte"),
   things: () => import("./screens/Things.svelte"),
-  locations: placeholder,
-  types: placeholder,
+  locations: () => import("./screens/Locations.svelte"),
+  types: () => import("./screens/Types.svelte"),
   members: () => import("./screens/Members.svelte"),
   invitations: () => import("./screens/Invitations.svelte"),
   activity: placeholder,

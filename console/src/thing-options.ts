@@ -1,6 +1,6 @@
-// The choices the Thing forms offer: only relations of the active organization. The read rules already
-// scope every org-scoped collection to users.current_organization (schema/rules.ts#memberOf), so the
-// lists carry no filter of their own.
+// The choices the forms offer (Things, Locations, Operations): only records of the active organization.
+// The read rules already scope every org-scoped collection to users.current_organization
+// (schema/rules.ts#memberOf), so the lists carry no filter of their own.
 import { can, type Identity } from "./capabilities";
 import { CHOICE_SORT, type ChoiceCollection } from "./lists";
 import { pb } from "./pb";
@@ -21,7 +21,8 @@ export interface ThingChoices {
   suspended: boolean;
 }
 
-async function choices(collection: ChoiceCollection, label = (r: Record<string, unknown>) => String(r.name)): Promise<Choice[]> {
+/** A collection's rows as choices, by name (the read rule keeps them to the active organization). */
+export async function loadChoices(collection: ChoiceCollection, label = (r: Record<string, unknown>) => String(r.name)): Promise<Choice[]> {
   const rows = await pb.collection(collection).getFullList({
     sort: CHOICE_SORT,
     fields: "id,name,overlay_ip",
@@ -34,12 +35,12 @@ export async function loadThingChoices(organization: string, identity: Identity)
   const infrastructure = can(identity, "infrastructure.manage");
   const none = Promise.resolve<Choice[]>([]);
   const [types, locations, busRoles, busUsers, networks, hosts, org] = await Promise.all([
-    choices("thing_types"),
-    choices("locations"),
-    infrastructure ? choices("bus_roles") : none,
-    infrastructure ? choices("bus_users") : none,
-    infrastructure ? choices("overlay_networks") : none,
-    infrastructure ? choices("overlay_hosts", (r) => `${String(r.name)} (${String(r.overlay_ip)})`) : none,
+    loadChoices("thing_types"),
+    loadChoices("locations"),
+    infrastructure ? loadChoices("bus_roles") : none,
+    infrastructure ? loadChoices("bus_users") : none,
+    infrastructure ? loadChoices("overlay_networks") : none,
+    infrastructure ? loadChoices("overlay_hosts", (r) => `${String(r.name)} (${String(r.overlay_ip)})`) : none,
     pb.collection("organizations").getOne(organization, { fields: "id,active" }),
   ]);
   return { types, locations, busRoles, busUsers, networks, hosts, suspended: org.active !== true };
