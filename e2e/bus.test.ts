@@ -212,6 +212,22 @@ describe("organization suspension", () => {
   });
 });
 
+describe("organization deletion", () => {
+  it("withdraws the account of an organization deleted while active: its connections close, its creds are refused, other tenants stay", async () => {
+    const org = await w.su.collection("organizations").create({ name: "Deletable", code: unique("del"), active: true });
+    const user = await busUser(org.id);
+    const connections = await Promise.all(Array.from({ length: 5 }, () => dial(user.creds_file)));
+    const bystander = await dial((await busUser(w.b.organization.id)).creds_file);
+
+    const operator = await w.client("operator");
+    await operator.collection("organizations").delete(org.id);
+    const closed = await Promise.all(connections.map((nc) => closedWithin(nc, 10_000)));
+    expect(closed.filter(Boolean)).toHaveLength(5);
+    expect(await refused(user.creds_file)).toBe(true);
+    expect(bystander.isClosed()).toBe(false);
+  });
+});
+
 describe("signing keys (POST /api/org/bus-account/keys)", () => {
   async function keys(pb: PocketBase, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
     const response = await fetch(`${bus.platform.url}/api/org/bus-account/keys`, {

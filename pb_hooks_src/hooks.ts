@@ -3,7 +3,7 @@
 import { currentConfig } from "./config/runtime";
 import { recordOf } from "./lib/events";
 import { collectionNames } from "./schema/names";
-import { busEffects, publishAfterCommit } from "./bus/effects";
+import { busEffects, publishAfterCommit, withdrawDeletedAccount } from "./bus/effects";
 import { busStatusCollections } from "./bus/enrich";
 import { combineEffects, type WriteAction } from "./lib/effects";
 import { journal } from "./observability/journal";
@@ -98,4 +98,9 @@ export function execute(e: core.RecordEvent, action: WriteAction): void {
 /** onRecordAfterCreateSuccess / AfterUpdateSuccess (hookTags().published): what must follow the commit (bus publication). */
 export function afterCommit(e: core.RecordEvent): void {
   publishAfterCommit(e.app, collectionNames(currentConfig()), recordOf(e));
+}
+
+/** onRecordAfterDeleteSuccess (hookTags().published): a deleted account is withdrawn from the bus. */
+export function afterAccountDelete(e: core.RecordEvent): void {
+  withdrawDeletedAccount(e.app, collectionNames(currentConfig()), recordOf(e));
 }

@@ -113,6 +113,11 @@ onRecordAfterUpdateSuccess((e) => {
   (require(`${__hooks}/lib/platform.js`) as Platform).hooks.afterCommit(e);
 }, ...tags.published);
 
+onRecordAfterDeleteSuccess((e) => {
+  e.next();
+  (require(`${__hooks}/lib/platform.js`) as Platform).hooks.afterAccountDelete(e);
+}, ...tags.published);
+
 // Bus status on organizations and bus users. PocketBase runs a page's enrich hooks nested, one VM per
 // record, so the handler is bound to those collections only and uses the small serving library
 // (docs/performance.md "List pages").

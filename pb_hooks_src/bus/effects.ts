@@ -6,7 +6,7 @@ import { activeTransition, type ActiveTransition, type WriteAction, type WriteEf
 import type { CollectionNames } from "../schema/names";
 import { accountOf, provisionAccount, resignAccount, signedAccountJwt } from "./accounts";
 import { ensureManagedExchange } from "./managed";
-import { publishAccount } from "./publish";
+import { publishAccount, publishClaim } from "./publish";
 import { addRevocation, prepareNewUser, prepareUserUpdate, type Revocation } from "./users";
 
 export function busEffects(n: CollectionNames, config: PlatformConfig, record: core.Record, action: WriteAction): WriteEffects | undefined {
@@ -41,6 +41,20 @@ export function busEffects(n: CollectionNames, config: PlatformConfig, record: c
 export function publishAfterCommit(app: CoreApp, n: CollectionNames, record: core.Record): void {
   const name = record.collection().name;
   if (name === n.bus_accounts) publishAccount(app, n, record);
+}
+
+/**
+ * After an account's row is deleted (with its organization, or by a SuperUser): the bus still holds its
+ * last claim, active for an organization deleted without being suspended first, so its devices would keep
+ * their connections and credentials. A suspended claim for the same account key withdraws it (the way a
+ * suspension does; $SYS.REQ.CLAIMS.DELETE is not used, docs/bus.md). The row is gone, so the outcome is
+ * logged, and the minute's reconciliation withdraws whatever this could not (reconcile.ts).
+ */
+export function withdrawDeletedAccount(app: CoreApp, n: CollectionNames, account: core.Record): void {
+  if (account.collection().name !== n.bus_accounts || !account.getBool("active")) return;
+  account.set("active", false);
+  const outcome = publishClaim(app, signedAccountJwt(app, n, account));
+  if (!outcome.ok) console.warn(`bus: the account ${account.getString("public_key")} of a deleted organization is not withdrawn yet: ${outcome.message}`);
 }
 
 /**

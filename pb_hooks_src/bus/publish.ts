@@ -12,22 +12,26 @@ import { parseClaimsReply, type ClaimsReply } from "./replies";
 const PUBLISH_TIMEOUT_MS = 3000;
 
 export function publishAccount(app: CoreApp, n: CollectionNames, account: core.Record): ClaimsReply {
-  let outcome: ClaimsReply;
+  const outcome = publishClaim(app, account.getString("jwt"));
+  recordOutcome(app, n, account, outcome);
+  return outcome;
+}
+
+/** Pushes one signed account claim to the bus; the bus's answer, or why there was none. */
+export function publishClaim(app: CoreApp, jwt: string): ClaimsReply {
   try {
     const operator = operatorKeys(app);
     const { reply } = sidecarCall<{ reply: string }>("/v1/nats/request", {
       servers: [currentConfig().bus.server_url],
       creds: operator.systemUserCreds,
       subject: "$SYS.REQ.CLAIMS.UPDATE",
-      payload: account.getString("jwt"),
+      payload: jwt,
       timeoutMs: PUBLISH_TIMEOUT_MS,
     }, PUBLISH_TIMEOUT_MS / 1000 + 2);
-    outcome = parseClaimsReply(reply);
+    return parseClaimsReply(reply);
   } catch (err) {
-    outcome = { ok: false, message: `the bus has not confirmed it: ${err instanceof Error ? err.message : String(err)}` };
+    return { ok: false, message: `the bus has not confirmed it: ${err instanceof Error ? err.message : String(err)}` };
   }
-  recordOutcome(app, n, account, outcome);
-  return outcome;
 }
 
 /** Written with a plain UPDATE: the outcome is not a change of desired state (no hooks, no audit entry). */
