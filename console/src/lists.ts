@@ -26,6 +26,9 @@ export const CHOICE_SORT = "name";
 export const MEMBER_SORT = "created";
 export const INVITE_SORT = "created";
 
+/** The activity feed, newest first, on its own timestamp (the collection has no created field). */
+export const ACTIVITY_SORT = "timestamp";
+
 export function sortParam(options: readonly SortOption[], field: string, descending: boolean): string {
   const known = options.find((o) => o.field === field) ?? options[0];
   return `${descending ? "-" : ""}${known.field}`;

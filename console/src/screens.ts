@@ -13,7 +13,7 @@ export const SCREEN_MODULES: Readonly<Record<Screen, () => Promise<{ default: Sc
   types: placeholder,
   members: () => import("./screens/Members.svelte"),
   invitations: () => import("./screens/Invitations.svelte"),
-  activity: placeholder,
+  activity: () => import("./screens/Activity.svelte"),
   organizations: () => import("./screens/Organizations.svelte"),
   audit: placeholder,
   settings: () => import("./screens/Settings.svelte"),
