@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONSOLE_DIR, failedResponses, launchBrowser, screenSettled, screenshot, seriousViolations, signInThroughForm } from "./harness/browser";
-import { PASSWORD, createMember, unique, useWorld } from "./harness/world";
+import { PASSWORD, client, createMember, statusOf, unique, useWorld } from "./harness/world";
 
 if (!existsSync(join(CONSOLE_DIR, "index.html"))) throw new Error(`no built console in ${CONSOLE_DIR}: run make build`);
 
@@ -72,6 +72,30 @@ describe("settings", () => {
     await screenSettled(page, "Settings");
     expect(await page.getByLabel("Name", { exact: true }).inputValue()).toBe(name);
     await screenshot(page, "viewer-settings");
+    expect(failures).toEqual([]);
+    await page.context().close();
+  });
+
+  it("a user changes its password and stays signed in; the new password signs in, the old one no longer", async () => {
+    const user = await createMember(world.su, world.a.organization.id, "dashboard");
+    const { page, failures } = await open(user.email as string, "Settings");
+    const section = page.getByRole("region", { name: "Password" });
+    const changed = "another-horse-battery";
+    // Checked in the page first: no request for a repetition that differs.
+    await section.getByLabel("Current password").fill(PASSWORD);
+    await section.getByLabel("New password", { exact: true }).fill(changed);
+    await section.getByLabel("New password again").fill(`${changed}!`);
+    await section.getByRole("button", { name: "Change password" }).click();
+    await expect.poll(() => section.getByRole("alert").textContent()).toContain("differ");
+    await section.getByLabel("New password again").fill(changed);
+    await section.getByRole("button", { name: "Change password" }).click();
+    await section.getByText("Password changed.").waitFor();
+    await noSeriousViolations(page, "password changed");
+    // The session goes on with the new token: the next screen loads without a 401.
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Visualizer", exact: true }).click();
+    await screenSettled(page, "Visualizer");
+    expect(await statusOf(client(platform.url).collection("users").authWithPassword(user.email as string, changed))).toBe(200);
+    expect(await statusOf(client(platform.url).collection("users").authWithPassword(user.email as string, PASSWORD))).toBe(400);
     expect(failures).toEqual([]);
     await page.context().close();
   });
@@ -162,6 +186,11 @@ describe("settings", () => {
     await section.getByRole("button", { name: "Clear override" }).click();
     await expect.poll(() => source.textContent()).toContain("the server's list");
     expect(await page.evaluate(() => Object.values(localStorage).some((v) => v.includes("bus-a.example.test")))).toBe(false);
+
+    // At phone width the screen does not widen the page.
+    await page.setViewportSize({ width: 360, height: 740 });
+    expect(await page.evaluate(() => document.scrollingElement?.scrollWidth)).toBeLessThanOrEqual(360);
+    await screenshot(page, "member-settings-360");
     expect(failures).toEqual([]);
     await page.context().close();
   });
