@@ -3,7 +3,7 @@ import { loadConfig } from "../../pb_hooks_src/config/load";
 import { inventoryCollections } from "../../pb_hooks_src/inventory/collections";
 import { platformCollections } from "../../pb_hooks_src/schema/collections";
 import { collectionNames } from "../../pb_hooks_src/schema/names";
-import { AUDIT_SORT, CHOICE_COLLECTIONS, CHOICE_SORT, INVENTORY_COLLECTIONS, INVENTORY_SORTS, INVITE_SORT, MEMBER_SORT, ORGANIZATION_SORT, THING_SORTS, pageCount, sortParam } from "./lists";
+import { ACTIVITY_SORT, AUDIT_SORT, CHOICE_COLLECTIONS, CHOICE_SORT, INVENTORY_COLLECTIONS, INVENTORY_SORTS, INVITE_SORT, MEMBER_SORT, ORGANIZATION_SORT, THING_SORTS, pageCount, sortParam } from "./lists";
 
 const specs = platformCollections(collectionNames(loadConfig({ env: {}, args: ["pocketbase"], cwd: "/nowhere", readFile: () => undefined })));
 const hasField = (key: string, field: string) => specs.find((c) => c.key === key)?.fields.some((f) => f.name === field) === true;
@@ -31,6 +31,10 @@ describe("list parameters", () => {
   it("sorts organizations and the audit log only on fields those collections have", () => {
     expect(hasField("organizations", ORGANIZATION_SORT)).toBe(true);
     expect(hasField("audit_logs", AUDIT_SORT)).toBe(true);
+  });
+
+  it("sorts the activity feed only on a field the activity collection has", () => {
+    expect(hasField("activity", ACTIVITY_SORT)).toBe(true);
   });
 
   it("falls back to the first sort option for an unknown field (never sends it)", () => {

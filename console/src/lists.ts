@@ -42,6 +42,8 @@ export const INVITE_SORT = "created";
 /** Organizations by name (what an operator looks for); the audit log newest first by creation time. */
 export const ORGANIZATION_SORT = "name";
 export const AUDIT_SORT = "created";
+/** The activity feed, newest first, on its own timestamp (the collection has no created field). */
+export const ACTIVITY_SORT = "timestamp";
 
 export function sortParam(options: readonly SortOption[], field: string, descending: boolean): string {
   const known = options.find((o) => o.field === field) ?? options[0];

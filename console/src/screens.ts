@@ -4,8 +4,6 @@ import type { Identity, Screen } from "./capabilities";
 
 export type ScreenComponent = Component<{ identity: Identity; screen: Screen }>;
 
-const placeholder = () => import("./screens/Placeholder.svelte");
-
 export const SCREEN_MODULES: Readonly<Record<Screen, () => Promise<{ default: ScreenComponent }>>> = {
   visualizer: () => import("./screens/Visualizer.svelte"),
   things: () => import("./screens/Things.svelte"),
@@ -13,7 +11,7 @@ export const SCREEN_MODULES: Readonly<Record<Screen, () => Promise<{ default: Sc
   types: () => import("./screens/Types.svelte"),
   members: () => import("./screens/Members.svelte"),
   invitations: () => import("./screens/Invitations.svelte"),
-  activity: placeholder,
+  activity: () => import("./screens/Activity.svelte"),
   organizations: () => import("./screens/Organizations.svelte"),
   audit: () => import("./screens/Audit.svelte"),
   settings: () => import("./screens/Settings.svelte"),

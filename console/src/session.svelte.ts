@@ -127,6 +127,20 @@ export async function reloadSession(): Promise<void> {
   await loadMemberships(await pb.collection("users").getOne(user.id));
 }
 
+/**
+ * Changes the signed-in user's password (the users update rule lets a user do that on its own record, with
+ * the current password). PocketBase then refuses the old token, so the session signs in again at once.
+ */
+export async function changePassword(oldPassword: string, password: string): Promise<void> {
+  const user = session.user;
+  if (!user) return;
+  await pb.collection("users").update(user.id, { oldPassword, password, passwordConfirm: password });
+  const { record } = await pb.collection("users").authWithPassword(user.email, password);
+  lastRefresh = Date.now();
+  scheduleRefresh();
+  session.user = record;
+}
+
 /** Ends the session and opens `to` (sign-in unless a page, like the invitation's, stays put). */
 export function signOut(to = "/signin"): void {
   endSession();

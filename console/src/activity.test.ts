@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { inventoryCollections } from "../../pb_hooks_src/inventory/collections";
+import { describeActivity, timeOf } from "./activity";
+
+const entry = { actor: "alice@example.test", action: "create", record: "things", label: "Thermostat", timestamp: "2026-11-24 10:00:00.000Z" };
+
+describe("activity entries in words", () => {
+  it("names the actor, the action as a verb, the kind of record and its label", () => {
+    expect(describeActivity(entry)).toBe("alice@example.test created Thing “Thermostat”");
+    expect(describeActivity({ ...entry, action: "update", record: "thing_type_operations", label: "reboot" })).toBe("alice@example.test changed Thing Type Operation “reboot”");
+    expect(describeActivity({ ...entry, action: "delete", record: "location_types" })).toBe("alice@example.test deleted Location Type “Thermostat”");
+  });
+
+  it("has a noun for every collection the feed covers", () => {
+    for (const { key } of inventoryCollections()) {
+      expect(describeActivity({ ...entry, record: key }), key).not.toContain(key);
+    }
+  });
+
+  it("reads without an actor or a label", () => {
+    expect(describeActivity({ ...entry, actor: "", label: "" })).toBe("Someone created a Thing");
+  });
+
+  it("reads the stored timestamp as a date", () => {
+    expect(timeOf(entry).toISOString()).toBe("2026-11-24T10:00:00.000Z");
+  });
+});

@@ -1,0 +1,59 @@
+// Which addresses the browser dials for the bus (spec 8.3, console side): this device's override, else the
+// deployment's bus.websocket_urls from GET /api/client-config, else the compiled-in default. The override
+// replaces the list (several entries are one cluster). Pure, apart from the storage the caller passes.
+
+export const DEFAULT_BUS_URL = "ws://localhost:9222";
+/** localStorage key of the override: a JSON array of URLs, kept on this device only. */
+export const OVERRIDE_KEY = "console.busWebsocketUrls";
+
+export type BusAddressSource = "override" | "server" | "default";
+
+export interface BusAddresses {
+  urls: string[];
+  source: BusAddressSource;
+}
+
+export function resolveBusAddresses(override: readonly string[], server: readonly string[]): BusAddresses {
+  if (override.length > 0) return { urls: [...override], source: "override" };
+  if (server.length > 0) return { urls: [...server], source: "server" };
+  return { urls: [DEFAULT_BUS_URL], source: "default" };
+}
+
+export type ParsedAddresses = { ok: true; urls: string[] } | { ok: false; error: string };
+
+/** Override text as typed: URLs separated by commas, spaces or lines; each must be ws:// or wss:// with a host. */
+export function parseBusAddresses(text: string): ParsedAddresses {
+  const entries = text.split(/[\s,]+/).filter((entry) => entry !== "");
+  if (entries.length === 0) return { ok: false, error: "Enter at least one address, or clear the override." };
+  for (const entry of entries) {
+    let url: URL;
+    try {
+      url = new URL(entry);
+    } catch {
+      return { ok: false, error: `“${entry}” is not a URL.` };
+    }
+    if (url.protocol !== "ws:" && url.protocol !== "wss:") return { ok: false, error: `“${entry}” must start with ws:// or wss://.` };
+    if (!url.hostname) return { ok: false, error: `“${entry}” has no host.` };
+  }
+  return { ok: true, urls: [...new Set(entries)] };
+}
+
+/** The stored override, or none when absent or not a list of strings (a hand-edited value is ignored). */
+export function readOverride(storage: Pick<Storage, "getItem">): string[] {
+  try {
+    const value: unknown = JSON.parse(storage.getItem(OVERRIDE_KEY) ?? "[]");
+    return Array.isArray(value) && value.every((v) => typeof v === "string") ? value : [];
+  } catch {
+    return [];
+  }
+}
+
+export function writeOverride(storage: Pick<Storage, "setItem" | "removeItem">, urls: readonly string[]): void {
+  if (urls.length === 0) storage.removeItem(OVERRIDE_KEY);
+  else storage.setItem(OVERRIDE_KEY, JSON.stringify(urls));
+}
+
+/** A page served over HTTPS cannot open plaintext ws:// (spec 8.3): the addresses that will fail here. */
+export function blockedOnPage(urls: readonly string[], pageProtocol: string): string[] {
+  return pageProtocol === "https:" ? urls.filter((url) => url.startsWith("ws://")) : [];
+}
