@@ -79,6 +79,8 @@ try {
   const org = await createOrganization(su, "Console");
   const owner = (await createMember(su, org.id, "owner")).email as string;
   insertForOrganization(platform.dataDir, org.id, [THINGS_INSERT]);
+  const seeded = await su.collection("things").getList(1, 1, { filter: su.filter("organization = {:org}", { org: org.id }) });
+  if (seeded.totalItems !== ROWS) throw new Error(`expected ${ROWS} Things in the organization, saw ${seeded.totalItems}`);
 
   report(`console: first contentful paint of /signin, cold loads (target <= 300 ms)`, await runs(FCP_LOADS, () => firstContentfulPaint(browser, platform.url)), PERCENTILES);
   report(`console: sign-in submitted to the first Things row, ${ROWS} Things in the organization (target <= 800 ms)`,
