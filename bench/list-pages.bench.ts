@@ -3,42 +3,27 @@
 // ONE organization, plus the 100,000 Things across 100 organizations of things-dataset.ts (the earlier
 // things-list figures, kept). The tenant must not pay much more than the SuperUser for the same page
 // (docs/performance.md "List pages").
-import { execFileSync } from "node:child_process";
-import { join } from "node:path";
 import type PocketBase from "pocketbase";
 import { startPlatform } from "../e2e/harness/platform";
 import { client, createMember, createOrganization, PASSWORD } from "../e2e/harness/world";
+import { bulkInsert, insertForOrganization, ROWS, THINGS_INSERT } from "./organization-rows";
 import { measure, percentile, report } from "./stats";
 import { ORGANIZATIONS, seedThings, THINGS } from "./things-dataset";
 
-const ROWS = 100_000;
 const PERCENTILES = [50, 95, 99] as const;
-
-/** Bulk rows for one organization; `cols` and `values` are the per-collection columns, i is the row number. */
-function bulkInsert(table: string, cols: string, values: string): string {
-  return `
-    WITH RECURSIVE seq(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM seq WHERE i < ${ROWS - 1})
-    INSERT INTO ${table} (id, organization, created, updated, ${cols})
-    SELECT printf('${table.slice(0, 3)}%012d', i), (SELECT id FROM t_org), strftime('%Y-%m-%d %H:%M:%fZ', 'now'),
-           strftime('%Y-%m-%d %H:%M:%fZ', 'now'), ${values}
-    FROM seq;`;
-}
 
 async function seedLargeOrganization(dataDir: string, su: PocketBase): Promise<{ owner: string; member: string }> {
   const org = await createOrganization(su, "Pages");
   const owner = (await createMember(su, org.id, "owner")).email as string;
   const member = (await createMember(su, org.id, "member")).email as string;
   const network = await su.collection("overlay_networks").create({ organization: org.id, name: "net", cidr: "10.0.0.0/8" });
-  const sql = `
-    PRAGMA busy_timeout = 10000;
-    CREATE TEMP TABLE t_org AS SELECT '${org.id}' AS id;
-    ${bulkInsert("things", "name, code, active, email, password, tokenKey",
-      `'Thing ' || i, printf('PG-%06d', i), 1, printf('pg-%06d@pages.thing.local', i), 'not-a-login', hex(randomblob(25))`)}
-    ${bulkInsert("locations", "name", `'Location ' || i`)}
-    ${bulkInsert("bus_users", "name, active", `'bus user ' || i, 1`)}
-    ${bulkInsert("overlay_hosts", "name, network, overlay_ip, active",
-      `'host ' || i, '${network.id}', printf('10.%d.%d.%d', i / 65536, (i / 256) % 256, i % 256), 1`)}`;
-  execFileSync("sqlite3", [join(dataDir, "data.db")], { input: sql });
+  insertForOrganization(dataDir, org.id, [
+    THINGS_INSERT,
+    bulkInsert("locations", "name", `'Location ' || i`),
+    bulkInsert("bus_users", "name, active", `'bus user ' || i, 1`),
+    bulkInsert("overlay_hosts", "name, network, overlay_ip, active",
+      `'host ' || i, '${network.id}', printf('10.%d.%d.%d', i / 65536, (i / 256) % 256, i % 256), 1`),
+  ]);
   return { owner, member };
 }
 

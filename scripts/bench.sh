@@ -3,7 +3,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-command -v sqlite3 >/dev/null || { echo "installing sqlite3 for bulk seeding" >&2; apt-get install -y sqlite3 >/dev/null; }
+# sqlite3 (bulk seeding) and chromium (bench/console.bench.ts), as for the tests.
+scripts/test-deps.sh
 node scripts/build-bench.mjs
 for bench in build/bench/*.bench.mjs; do
   echo "== ${bench#build/bench/}"

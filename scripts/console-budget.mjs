@@ -1,46 +1,8 @@
 #!/usr/bin/env node
-// The console's size budgets (issue 12), from the build's manifest (pb_public/.vite/manifest.json):
-// the sign-in page's JS (the entry and its static imports) <= 60 KB gzip and its CSS <= 15 KB gzip,
-// every screen (entry + the screen's chunk + their static imports, shared chunks counted) <= 120 KB
-// gzip, all JS <= 300 KB gzip. Prints the figures; exits 1 when one is exceeded.
-import { readFileSync, readdirSync } from "node:fs";
-import { join } from "node:path";
-import { gzipSync } from "node:zlib";
+// The console's size budgets (issue 12; measured by console-sizes.mjs): prints the figures of the build
+// in pb_public/ (or the directory given) and exits 1 when one is exceeded. Run by make test.
+import { consoleSizes, sizeLine } from "./console-sizes.mjs";
 
-const KB = 1024;
-const BUDGETS = { signInJs: 60 * KB, signInCss: 15 * KB, screen: 120 * KB, totalJs: 300 * KB };
-const dir = process.argv[2] ?? "pb_public";
-const manifest = JSON.parse(readFileSync(join(dir, ".vite/manifest.json"), "utf8"));
-const gz = new Map();
-const gzipped = (file) => {
-  if (!gz.has(file)) gz.set(file, gzipSync(readFileSync(join(dir, file)), { level: 9 }).length);
-  return gz.get(file);
-};
-
-/** Files a chunk loads before it runs: itself and its static imports, transitively. */
-function closure(key, seen = new Set()) {
-  if (seen.has(key)) return seen;
-  seen.add(key);
-  for (const imported of manifest[key].imports ?? []) closure(imported, seen);
-  return seen;
-}
-const files = (keys, kind) => [...new Set([...keys].flatMap((k) => (kind === "js" ? [manifest[k].file] : manifest[k].css ?? [])))];
-const sum = (list) => list.reduce((total, file) => total + gzipped(file), 0);
-
-const entry = Object.keys(manifest).find((k) => manifest[k].isEntry);
-const signIn = closure(entry);
-const figures = [];
-const check = (name, bytes, budget) => figures.push({ name, bytes, budget, ok: bytes <= budget });
-check("sign-in page JS", sum(files(signIn, "js")), BUDGETS.signInJs);
-check("sign-in page CSS", sum(files(signIn, "css")), BUDGETS.signInCss);
-for (const screen of manifest[entry].dynamicImports ?? []) {
-  const keys = closure(screen, new Set(signIn));
-  const name = screen.replace(/^.*\//, "").replace(/\.svelte$/, "");
-  check(`screen ${name} (JS + CSS)`, sum(files(keys, "js")) + sum(files(keys, "css")), BUDGETS.screen);
-}
-const allJs = readdirSync(join(dir, "assets")).filter((f) => f.endsWith(".js")).map((f) => `assets/${f}`);
-check("all JS", sum(allJs), BUDGETS.totalJs);
-
-const kb = (n) => `${(n / KB).toFixed(1)} KB`;
-for (const f of figures) console.log(`console budget: ${f.name.padEnd(34)} ${kb(f.bytes).padStart(9)} gzip of ${kb(f.budget)} ${f.ok ? "ok" : "EXCEEDED"}`);
+const figures = consoleSizes(process.argv[2] ?? "pb_public");
+for (const figure of figures) console.log(sizeLine(figure));
 if (figures.some((f) => !f.ok)) process.exit(1);
