@@ -226,6 +226,20 @@ describe("organization deletion", () => {
     expect(await refused(user.creds_file)).toBe(true);
     expect(bystander.isClosed()).toBe(false);
   });
+
+  it("withdraws it once the bus is back when the deletion happened while the bus was down (serve's reconciliation)", async () => {
+    const org = await w.su.collection("organizations").create({ name: "Deleted offline", code: unique("deloff"), active: true });
+    const user = await busUser(org.id);
+    expect(await refused(user.creds_file)).toBe(false);
+    await bus.stopNats();
+    await (await w.client("operator")).collection("organizations").delete(org.id);
+    await bus.startNats();
+    // The hub's resolver still holds the last claim it was given: the deleted tenant's creds get in.
+    expect(await refused(user.creds_file)).toBe(false);
+    await bus.platform.restart();
+    expect(await eventually(() => refused(user.creds_file), 15_000)).toBe(true);
+    expect(await refused((await busUser(w.b.organization.id)).creds_file)).toBe(false);
+  });
 });
 
 describe("signing keys (POST /api/org/bus-account/keys)", () => {

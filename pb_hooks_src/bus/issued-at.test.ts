@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { jwtIssuedAt } from "./issued-at";
+import { jwtIssuedAt, jwtPayload } from "./issued-at";
 
 const token = (claims: object) => `e30.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.sig`;
 
@@ -14,5 +14,17 @@ describe("jwtIssuedAt", () => {
     expect(jwtIssuedAt(token({ sub: "U" }))).toBe(0);
     expect(jwtIssuedAt("")).toBe(0);
     expect(jwtIssuedAt("a.@@@.c")).toBe(0);
+  });
+});
+
+describe("jwtPayload", () => {
+  it("reads the claims as JSON, non-ASCII names intact", () => {
+    expect(jwtPayload(token({ name: "Ünïcode", nats: { limits: { conn: 0 } } }))).toEqual({ name: "Ünïcode", nats: { limits: { conn: 0 } } });
+  });
+
+  it("is null for anything that is not a token", () => {
+    expect(jwtPayload("")).toBeNull();
+    expect(jwtPayload("a.@@@.c")).toBeNull();
+    expect(jwtPayload(`e30.${Buffer.from("[1]").toString("base64url")}.sig`)).toBeNull();
   });
 });

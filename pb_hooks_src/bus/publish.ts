@@ -20,18 +20,22 @@ export function publishAccount(app: CoreApp, n: CollectionNames, account: core.R
 /** Pushes one signed account claim to the bus; the bus's answer, or why there was none. */
 export function publishClaim(app: CoreApp, jwt: string): ClaimsReply {
   try {
-    const operator = operatorKeys(app);
-    const { reply } = sidecarCall<{ reply: string }>("/v1/nats/request", {
-      servers: [currentConfig().bus.server_url],
-      creds: operator.systemUserCreds,
-      subject: "$SYS.REQ.CLAIMS.UPDATE",
-      payload: jwt,
-      timeoutMs: PUBLISH_TIMEOUT_MS,
-    }, PUBLISH_TIMEOUT_MS / 1000 + 2);
-    return parseClaimsReply(reply);
+    return parseClaimsReply(systemRequest(app, "$SYS.REQ.CLAIMS.UPDATE", jwt));
   } catch (err) {
     return { ok: false, message: `the bus has not confirmed it: ${err instanceof Error ? err.message : String(err)}` };
   }
+}
+
+/** One request to the bus's system API as the system user; throws when no reply comes. */
+export function systemRequest(app: CoreApp, subject: string, payload: string): string {
+  const { reply } = sidecarCall<{ reply: string }>("/v1/nats/request", {
+    servers: [currentConfig().bus.server_url],
+    creds: operatorKeys(app).systemUserCreds,
+    subject,
+    payload,
+    timeoutMs: PUBLISH_TIMEOUT_MS,
+  }, PUBLISH_TIMEOUT_MS / 1000 + 2);
+  return reply;
 }
 
 /** Written with a plain UPDATE: the outcome is not a change of desired state (no hooks, no audit entry). */

@@ -4,6 +4,7 @@
 import { currentConfig } from "../config/runtime";
 import { findAll, findRecord } from "../lib/collections";
 import { collectionNames, type CollectionNames } from "../schema/names";
+import { withdrawOrphanAccounts } from "./orphans";
 import { publishAccount } from "./publish";
 
 export const RECONCILE_JOB = "platform-bus-reconcile";
@@ -13,6 +14,8 @@ export const RECONCILE_SCHEDULE = "* * * * *";
 export interface ReconcileSummary {
   accounts: number;
   confirmed: number;
+  /** Accounts of deleted organizations withdrawn now (orphans.ts). */
+  withdrawn: number;
 }
 
 export function reconcileAccounts(app: CoreApp): ReconcileSummary {
@@ -22,7 +25,16 @@ export function reconcileAccounts(app: CoreApp): ReconcileSummary {
   for (const id of ids) {
     if (publishCurrent(app, n, id)) confirmed++;
   }
-  return { accounts: ids.length, confirmed };
+  // Only once the bus answers: with it down, every publication above failed and so would the listing.
+  let withdrawn = 0;
+  if (confirmed > 0 || ids.length === 0) {
+    try {
+      withdrawn = withdrawOrphanAccounts(app, n);
+    } catch (err) {
+      console.warn(`bus: could not look for accounts of deleted organizations: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  return { accounts: ids.length, confirmed, withdrawn };
 }
 
 const MAX_ATTEMPTS = 3;

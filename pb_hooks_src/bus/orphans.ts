@@ -1,0 +1,63 @@
+// Accounts the bus still holds whose row is gone: an organization deleted while the bus could not confirm
+// the withdrawal of its account (effects.ts withdrawDeletedAccount). The minute's reconciliation lists the
+// resolver's accounts and withdraws each unknown one that still admits connections, with a suspended claim
+// signed by the operator, the claim a suspension publishes. One already withdrawn is left as it is.
+import { findAll } from "../lib/collections";
+import type { CollectionNames } from "../schema/names";
+import { accountClaims, type Claims } from "./claims";
+import { jwtIssuedAt, jwtPayload } from "./issued-at";
+import { operatorKeys } from "./operator";
+import { publishClaim, systemRequest } from "./publish";
+import { signJwt } from "./signer";
+
+/** How many accounts were withdrawn; throws when the bus does not answer the listing. */
+export function withdrawOrphanAccounts(app: CoreApp, n: CollectionNames): number {
+  const operator = operatorKeys(app);
+  const known = new Set([operator.systemAccountPub, ...findAll(app, n.bus_accounts, "").map((a) => a.getString("public_key"))]);
+  let withdrawn = 0;
+  for (const account of listedAccounts(systemRequest(app, "$SYS.REQ.CLAIMS.LIST", ""))) {
+    if (known.has(account)) continue;
+    const claim = systemRequest(app, `$SYS.REQ.ACCOUNT.${account}.CLAIMS.LOOKUP`, "");
+    const payload = jwtPayload(claim);
+    if (!payload || !admitsConnections(payload)) continue;
+    if (publishClaim(app, signJwt(operator.signingSeed, withdrawnClaims(account, payload, jwtIssuedAt(claim)))).ok) withdrawn++;
+  }
+  return withdrawn;
+}
+
+/** The account keys of a `$SYS.REQ.CLAIMS.LIST` reply (`{ data: [...] }`). */
+export function listedAccounts(reply: string): string[] {
+  const parsed: unknown = JSON.parse(reply);
+  const data = typeof parsed === "object" && parsed !== null ? (parsed as { data?: unknown }).data : undefined;
+  return Array.isArray(data) ? data.filter((id): id is string => typeof id === "string") : [];
+}
+
+/** Whether a claim lets clients connect (a suspended one sets `conn` to 0; absent means unlimited). */
+export function admitsConnections(payload: Record<string, unknown>): boolean {
+  const limits = (payload.nats as { limits?: { conn?: unknown } } | undefined)?.limits;
+  return limits?.conn !== 0;
+}
+
+/** A suspended claim for `account`, keeping the stored-data limits it had, issued after its last claim. */
+export function withdrawnClaims(account: string, payload: Record<string, unknown>, lastIssued: number): Claims {
+  const limits = (payload.nats as { limits?: Record<string, unknown> } | undefined)?.limits ?? {};
+  const storage = (value: unknown) => (typeof value === "number" ? value : -1);
+  const claims = accountClaims({
+    accountPub: account,
+    name: typeof payload.name === "string" ? payload.name : account,
+    suspended: true,
+    limits: {
+      max_connections: 0,
+      max_subscriptions: 0,
+      max_payload: 0,
+      max_persist_disk_storage: storage(limits.disk_storage),
+      max_persist_memory_storage: storage(limits.mem_storage),
+    },
+    signingKeys: [],
+    revocations: {},
+    exports: [],
+    imports: [],
+  });
+  claims.iat = Math.max(Math.floor(Date.now() / 1000), lastIssued + 1);
+  return claims;
+}
