@@ -6,25 +6,16 @@
 // refusal shows the server's message; at 360 px the lists do not widen the page. Every page records no
 // response >= 400 (but the one refusal provoked on purpose) and axe finds nothing serious or critical on
 // the lists and dialogs.
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import type { Browser, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CONSOLE_DIR, failedResponses, launchBrowser, screenSettled, screenshot, seriousViolations, signInThroughForm } from "./harness/browser";
-import { PASSWORD, createMember, unique, useWorld } from "./harness/world";
+import type { Locator, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { failedResponses, screenSettled, screenshot, seriousViolations, signInThroughForm } from "./harness/browser";
+import { useConsole } from "./harness/console";
+import { PASSWORD, createMember, unique } from "./harness/world";
 
-if (!existsSync(join(CONSOLE_DIR, "index.html"))) throw new Error(`no built console in ${CONSOLE_DIR}: run make build`);
-
-const { platform, world } = useWorld({ env: { PB_PUBLIC_DIR: CONSOLE_DIR } });
-
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => browser?.close());
+const { platform, world, ui } = useConsole();
 
 async function signIn(email: string): Promise<{ page: Page; failures: string[] }> {
-  const context = await browser.newContext({ baseURL: platform.url });
+  const context = await ui.browser.newContext({ baseURL: platform.url });
   const page = await context.newPage();
   const failures = failedResponses(page);
   await page.goto("/signin");
@@ -236,7 +227,7 @@ describe("console Locations and Types", () => {
   });
 
   it("dashboard: Locations and Types are not in its navigation, and their URLs say they are not available", async () => {
-    const context = await browser.newContext({ baseURL: platform.url });
+    const context = await ui.browser.newContext({ baseURL: platform.url });
     const page = await context.newPage();
     const failures = failedResponses(page);
     await page.goto("/signin");

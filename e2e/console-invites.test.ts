@@ -4,28 +4,17 @@
 // an owner changes a role and removes a member (each confirmed) and sees the guard on leaving; a viewer
 // has no Members screen. No response >= 400 except the deliberate refusals of accept; axe finds nothing
 // serious or critical.
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CONSOLE_DIR, failedResponses, launchBrowser, screenSettled, screenshot, seriousViolations, signInThroughForm } from "./harness/browser";
-import { PASSWORD, createMember, unique, useWorld } from "./harness/world";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { failedResponses, screenSettled, screenshot, seriousViolations, signInThroughForm } from "./harness/browser";
+import { useConsole } from "./harness/console";
+import { PASSWORD, createMember, unique } from "./harness/world";
 
-if (!existsSync(join(CONSOLE_DIR, "index.html"))) throw new Error(`no built console in ${CONSOLE_DIR}: run make build`);
-
-const { platform, world } = useWorld({ env: { PB_PUBLIC_DIR: CONSOLE_DIR } });
+const { platform, world, ui } = useConsole();
 const ACCEPT = "/api/org/invites/accept";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
 async function newPage(): Promise<{ page: Page; failures: string[] }> {
-  const context = await browser.newContext({ baseURL: platform.url });
+  const context = await ui.browser.newContext({ baseURL: platform.url });
   const page = await context.newPage();
   return { page, failures: failedResponses(page) };
 }

@@ -3,28 +3,19 @@
 // scrolls inside its own box), every navigation link lies within the screen, dialogs fit it, and a
 // screenshot of each screen and dialog is saved. The keyboard: Tab reaches the navigation and the screen's
 // primary action; Escape closes a dialog and focus goes back to what opened it.
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import type { Browser, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CONSOLE_DIR, failedResponses, launchBrowser, screenSettled, screenshot, signInThroughForm } from "./harness/browser";
-import { PASSWORD, useWorld } from "./harness/world";
+import type { Locator, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { failedResponses, screenSettled, screenshot, signInThroughForm } from "./harness/browser";
+import { useConsole } from "./harness/console";
+import { PASSWORD } from "./harness/world";
 
-if (!existsSync(join(CONSOLE_DIR, "index.html"))) throw new Error(`no built console in ${CONSOLE_DIR}: run make build`);
-
-const { platform, world } = useWorld({ env: { PB_PUBLIC_DIR: CONSOLE_DIR } });
+const { platform, world, ui } = useConsole();
 
 const WIDTH = 360;
 const HEIGHT = 740;
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => browser?.close());
-
 async function openAtPhoneWidth(email: string): Promise<{ page: Page; failures: string[] }> {
-  const context = await browser.newContext({ baseURL: platform.url, viewport: { width: WIDTH, height: HEIGHT } });
+  const context = await ui.browser.newContext({ baseURL: platform.url, viewport: { width: WIDTH, height: HEIGHT } });
   const page = await context.newPage();
   const failures = failedResponses(page);
   await page.goto("/signin");

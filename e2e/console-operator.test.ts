@@ -4,28 +4,17 @@
 // state; the audit log lists the operator's own actions, filtered on indexed fields; an invitation into an
 // organization the operator is not a member of; an owner has neither screen, and their URLs say "Not
 // available". No response >= 400; axe finds nothing serious or critical.
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { SUSPENDED_BUS_AUTO } from "../console/src/things";
-import { CONSOLE_DIR, failedResponses, launchBrowser, screenSettled, screenshot, seriousViolations, signInThroughForm } from "./harness/browser";
-import { PASSWORD, createMember, unique, useWorld } from "./harness/world";
+import { failedResponses, screenSettled, screenshot, seriousViolations, signInThroughForm } from "./harness/browser";
+import { useConsole } from "./harness/console";
+import { PASSWORD, createMember, unique } from "./harness/world";
 
-if (!existsSync(join(CONSOLE_DIR, "index.html"))) throw new Error(`no built console in ${CONSOLE_DIR}: run make build`);
-
-const { platform, world } = useWorld({ env: { PB_PUBLIC_DIR: CONSOLE_DIR } });
-
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const { platform, world, ui } = useConsole();
 
 async function signedIn(email: string, viewport?: { width: number; height: number }): Promise<{ page: Page; failures: string[] }> {
-  const context = await browser.newContext({ baseURL: platform.url, ...(viewport ? { viewport } : {}) });
+  const context = await ui.browser.newContext({ baseURL: platform.url, ...(viewport ? { viewport } : {}) });
   const page = await context.newPage();
   const failures = failedResponses(page);
   await page.goto("/signin");

@@ -2,27 +2,18 @@
 // submit and a screen's chunk, each held back with page.route, show the indicator only once the work has been in
 // flight for 300 ms, and the indicator goes away when the work settles. The times come from the page
 // itself: a MutationObserver stamps the indicator's appearance and removal, resource timing the request.
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import type { Browser, Page, Route } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CONSOLE_DIR, failedResponses, launchBrowser, screenSettled, signInThroughForm } from "./harness/browser";
-import { PASSWORD, useWorld } from "./harness/world";
+import type { Page, Route } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { failedResponses, screenSettled, signInThroughForm } from "./harness/browser";
+import { useConsole } from "./harness/console";
+import { PASSWORD } from "./harness/world";
 
-if (!existsSync(join(CONSOLE_DIR, "index.html"))) throw new Error(`no built console in ${CONSOLE_DIR}: run make build`);
-
-const { platform, world } = useWorld({ env: { PB_PUBLIC_DIR: CONSOLE_DIR } });
+const { platform, world, ui } = useConsole();
 
 /** How long a held-back response waits: well past the 300 ms threshold. */
 const HELD_MS = 1500;
 /** Timer and event-loop slack between track() starting and the browser's fetch starting. */
 const SLACK_MS = 20;
-
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => browser?.close());
 
 /** Stamps (performance.now()) each time a progress bar appears in or leaves the document. */
 async function watchProgress(page: Page): Promise<void> {
@@ -71,7 +62,7 @@ function expectShownAfterDelay(result: Awaited<ReturnType<typeof timings>>): voi
 
 describe("console progress indicator", () => {
   it("appears after 300 ms of a slow sign-in, list, dialog submit and screen chunk, not before, and goes away", async () => {
-    const context = await browser.newContext({ baseURL: platform.url });
+    const context = await ui.browser.newContext({ baseURL: platform.url });
     const page = await context.newPage();
     const failures = failedResponses(page);
     const indicator = page.getByRole("progressbar", { name: "Loading" });

@@ -4,24 +4,23 @@
 // finding, with a screenshot of each; direct URLs to other screens say they are not available; a
 // SuperUser is sent to /_/; a 401 returns to sign-in and back; the organization switcher writes
 // users.current_organization; the operator's branding applies, a missing branding file falling back.
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import type { RecordModel } from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CONSOLE_DIR, failedResponses, launchBrowser, screenSettled, screenshot, seriousViolations, signInThroughForm } from "./harness/browser";
+import { failedResponses, screenSettled, screenshot, seriousViolations, signInThroughForm } from "./harness/browser";
+import { useConsole } from "./harness/console";
 import { SUPERUSER } from "./harness/platform";
-import { PASSWORD, ROLES, createMember, createUser, unique, useWorld } from "./harness/world";
-
-if (!existsSync(join(CONSOLE_DIR, "index.html"))) throw new Error(`no built console in ${CONSOLE_DIR}: run make build`);
+import { PASSWORD, ROLES, createMember, createUser, unique } from "./harness/world";
 
 const brandingDir = mkdtempSync(join(tmpdir(), "console-branding-"));
 // theme.css and branding.json overridden; logo.svg absent, so the embedded one stands in.
 writeFileSync(join(brandingDir, "theme.css"), ":root { --console-primary: #0b5394; }\n");
 writeFileSync(join(brandingDir, "branding.json"), JSON.stringify({ productName: "Acme Fleet" }));
 
-const { platform, world } = useWorld({ env: { PB_PUBLIC_DIR: CONSOLE_DIR, PLATFORM_BRANDING_DIR: brandingDir } });
+const { platform, world, ui } = useConsole({ PLATFORM_BRANDING_DIR: brandingDir });
 
 type Who = (typeof ROLES)[number] | "operator" | "operator_member";
 
@@ -50,11 +49,9 @@ const FORBIDDEN: Record<Who, string[]> = {
   operator_member: ["/members"],
 };
 
-let browser: Browser;
 const emails = {} as Record<Who, string>;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
   for (const role of ROLES) emails[role] = world.users[role].email as string;
   emails.operator = world.users.operator.email as string;
   const operatorMember = await createMember(world.su, world.a.organization.id, "viewer");
@@ -67,12 +64,11 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
   rmSync(brandingDir, { recursive: true, force: true });
 });
 
 async function openSignedIn(email: string, password = PASSWORD): Promise<{ page: Page; failures: string[] }> {
-  const context = await browser.newContext({ baseURL: platform.url });
+  const context = await ui.browser.newContext({ baseURL: platform.url });
   const page = await context.newPage();
   const failures = failedResponses(page);
   await page.goto("/");
@@ -182,7 +178,7 @@ describe("console behaviour", () => {
   });
 
   it("applies the operator's theme and texts before the console renders; the missing logo falls back to the embedded one", async () => {
-    const context = await browser.newContext({ baseURL: platform.url });
+    const context = await ui.browser.newContext({ baseURL: platform.url });
     const page = await context.newPage();
     await page.goto("/signin");
     await page.getByRole("heading", { name: "Sign in" }).waitFor();

@@ -5,28 +5,20 @@
 // per-device bus address override is saved, shown as the source in effect, kept across a reload and
 // cleared; the Activity screen shows the entry a change made. No other response >= 400; axe finds nothing
 // serious or critical.
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CONSOLE_DIR, failedResponses, launchBrowser, screenSettled, screenshot, seriousViolations, signInThroughForm } from "./harness/browser";
-import { PASSWORD, client, createMember, statusOf, unique, useWorld } from "./harness/world";
-
-if (!existsSync(join(CONSOLE_DIR, "index.html"))) throw new Error(`no built console in ${CONSOLE_DIR}: run make build`);
+import { readFileSync } from "node:fs";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { failedResponses, screenSettled, screenshot, seriousViolations, signInThroughForm } from "./harness/browser";
+import { useConsole } from "./harness/console";
+import { PASSWORD, client, createMember, statusOf, unique } from "./harness/world";
 
 const SERVER_URLS = ["ws://127.0.0.1:9333", "ws://127.0.0.2:9333"];
-const { platform, world } = useWorld({ env: { PB_PUBLIC_DIR: CONSOLE_DIR, PLATFORM_BUS_WEBSOCKET_URLS: SERVER_URLS.join(" ") } });
+const { platform, world, ui } = useConsole({ PLATFORM_BUS_WEBSOCKET_URLS: SERVER_URLS.join(" ") });
 const ROTATE = "/api/me/bus-creds/rotate";
-
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => browser?.close());
 
 /** Signs `email` in and opens `path` through the navigation's link named `screen`. */
 async function open(email: string, screen: string): Promise<{ page: Page; failures: string[] }> {
-  const context = await browser.newContext({ baseURL: platform.url, acceptDownloads: true });
+  const context = await ui.browser.newContext({ baseURL: platform.url, acceptDownloads: true });
   const page = await context.newPage();
   const failures = failedResponses(page);
   await page.goto("/signin");

@@ -5,25 +5,16 @@
 // confirmed) while a viewer has none of these actions; Escape closes a dialog and focus returns to its
 // opener. Every page records no response >= 400 and axe finds nothing serious or critical on the screen
 // and its dialogs.
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import type { Browser, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CONSOLE_DIR, failedResponses, launchBrowser, screenSettled, screenshot, seriousViolations, signInThroughForm } from "./harness/browser";
-import { PASSWORD, client, createMember, createOrganization, unique, useWorld } from "./harness/world";
+import type { Locator, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { failedResponses, screenSettled, screenshot, seriousViolations, signInThroughForm } from "./harness/browser";
+import { useConsole } from "./harness/console";
+import { PASSWORD, client, createMember, createOrganization, unique } from "./harness/world";
 
-if (!existsSync(join(CONSOLE_DIR, "index.html"))) throw new Error(`no built console in ${CONSOLE_DIR}: run make build`);
-
-const { platform, world } = useWorld({ env: { PB_PUBLIC_DIR: CONSOLE_DIR } });
-
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => browser?.close());
+const { platform, world, ui } = useConsole();
 
 async function openThings(email: string): Promise<{ page: Page; failures: string[] }> {
-  const context = await browser.newContext({ baseURL: platform.url });
+  const context = await ui.browser.newContext({ baseURL: platform.url });
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: platform.url });
   const page = await context.newPage();
   const failures = failedResponses(page);
