@@ -4,6 +4,7 @@
 import { currentConfig } from "../config/runtime";
 import { findAll, findRecord } from "../lib/collections";
 import { collectionNames, type CollectionNames } from "../schema/names";
+import { findOperator } from "./operator";
 import { withdrawOrphanAccounts } from "./orphans";
 import { publishAccount } from "./publish";
 
@@ -25,9 +26,10 @@ export function reconcileAccounts(app: CoreApp): ReconcileSummary {
   for (const id of ids) {
     if (publishCurrent(app, n, id)) confirmed++;
   }
-  // Only once the bus answers: with it down, every publication above failed and so would the listing.
+  // Only once the bus answers (with it down every publication above failed, and so would the listing),
+  // and only with an operator: reading its keys would otherwise create one before bootstrap.
   let withdrawn = 0;
-  if (confirmed > 0 || ids.length === 0) {
+  if (confirmed > 0 || (ids.length === 0 && findOperator(app))) {
     try {
       withdrawn = withdrawOrphanAccounts(app, n);
     } catch (err) {
