@@ -3,23 +3,13 @@
 // in connect-src, nosniff and the referrer policy, while /api/ and the admin UI keep PocketBase's own
 // headers; in chromium, with the policy enforced (no bypass), an owner walks every screen of the
 // navigation and reloads a deep link: the browser reports no policy violation and no response >= 400.
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CONSOLE_DIR, failedResponses, launchBrowser, screenSettled, screenshot, signInThroughForm } from "./harness/browser";
-import { PASSWORD, useWorld } from "./harness/world";
-
-if (!existsSync(join(CONSOLE_DIR, "index.html"))) throw new Error(`no built console in ${CONSOLE_DIR}: run make build`);
+import { describe, expect, it } from "vitest";
+import { failedResponses, screenSettled, screenshot, signInThroughForm } from "./harness/browser";
+import { useConsole } from "./harness/console";
+import { PASSWORD } from "./harness/world";
 
 const BUS_URLS = ["wss://bus-a.example.test:443/nats", "ws://127.0.0.1:9333"];
-const { platform, world } = useWorld({ env: { PB_PUBLIC_DIR: CONSOLE_DIR, PLATFORM_BUS_WEBSOCKET_URLS: BUS_URLS.join(" ") } });
-
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => browser?.close());
+const { platform, world, ui } = useConsole({ PLATFORM_BUS_WEBSOCKET_URLS: BUS_URLS.join(" ") });
 
 const directives = (policy: string | null) => new Map((policy ?? "").split(/;\s*/).filter(Boolean).map((d) => [d.split(" ")[0], d.split(" ").slice(1)]));
 
@@ -67,7 +57,7 @@ describe("the console's headers", () => {
 describe("every screen of an owner under the policy", () => {
   it("records no violation and no response >= 400", async () => {
     // No bypassCSP: the policy is enforced as a visitor's browser would.
-    const context = await browser.newContext({ baseURL: platform.url });
+    const context = await ui.browser.newContext({ baseURL: platform.url });
     // Registered before any page script runs; page.addInitScript is not subject to the page's policy.
     await context.addInitScript(() => {
       const seen: string[] = [];
