@@ -217,6 +217,12 @@ cronAdd(
   },
 );
 
+// The console's security headers (docs/console.md "Security headers"): its pages and assets only, the
+// policy rendered once at load from bus.websocket_urls.
+routerUse((e) => {
+  (require(`${__hooks}/lib/serving.js`) as Serving).secureConsole(e);
+});
+
 // Metrics (spec 4.3): registered unless metrics.enabled is false; every request is counted by route pattern.
 if ((require(`${__hooks}/lib/platform.js`) as Platform).metrics.enabled()) {
   routerUse((e) => {

@@ -3,6 +3,7 @@
 // when all are busy; requiring the full library there means compiling ~340 kB per such request, which is
 // what made /api/ready's tail slow under 100 concurrent clients (docs/operations.md "Figures").
 export { instrument } from "./observability/metrics/instrument";
+export { secureConsole } from "./console-page/middleware";
 export { readyRoute } from "./observability/readiness/ready-route";
 export { withCurrentBlocklist } from "./overlay/current-blocklist";
 export { withBusStatus } from "./bus/enrich";

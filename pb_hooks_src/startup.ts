@@ -10,6 +10,7 @@ import { registerAuditCommand } from "./observability/commands";
 import { registerBusCommand } from "./bus/commands";
 import { registerEmbeddedBus } from "./bus/embedded";
 import { publishCollectionNames } from "./lib/serving-names";
+import { publishConsoleHeaders } from "./console-page/middleware";
 import { collectionNames } from "./schema/names";
 
 export function start(): void {
@@ -26,6 +27,7 @@ export function start(): void {
     $os.exit(2);
   }
   publishCollectionNames(collectionNames(currentConfig()));
+  publishConsoleHeaders(currentConfig().bus.websocket_urls);
   registerBootstrapCommand(rootCommand());
   registerAuditCommand(rootCommand());
   registerBusCommand(rootCommand());

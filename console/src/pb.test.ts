@@ -1,6 +1,6 @@
 import { ClientResponseError } from "pocketbase";
-import { describe, expect, it } from "vitest";
-import { fieldMessage, messageOf } from "./pb";
+import { describe, expect, it, vi } from "vitest";
+import { FILE_TOKEN_MARGIN_MS, fieldMessage, fileTokens, messageOf, pb, protectedFileUrl } from "./pb";
 
 describe("messageOf", () => {
   it("says the server's message and what it said about each refused field", () => {
@@ -29,5 +29,58 @@ describe("fieldMessage", () => {
     expect(fieldMessage(refused, "oldPassword")).toBe("Missing or invalid old password.");
     expect(fieldMessage(refused, "password")).toBe("");
     expect(fieldMessage(new Error("x"), "oldPassword")).toBe("");
+  });
+});
+
+describe("fileTokens", () => {
+  /** A token shaped like PocketBase's (a JWT whose payload has `exp` in seconds). */
+  const jwt = (exp: number, n: number) => `h.${btoa(JSON.stringify({ exp, n })).replace(/=+$/, "")}.s`;
+
+  function setup() {
+    const clock = { now: 1_000_000_000_000, session: "session-a" };
+    let minted = 0;
+    const mint = vi.fn(async () => jwt(Math.floor(clock.now / 1000) + 180, ++minted));
+    const next = fileTokens(mint, () => clock.session, () => clock.now);
+    return { clock, mint, next };
+  }
+
+  it("reuses a token while it has more than the margin left, then asks for a new one", async () => {
+    const { clock, mint, next } = setup();
+    const first = await next();
+    clock.now += 180_000 - FILE_TOKEN_MARGIN_MS - 1;
+    expect(await next()).toBe(first);
+    clock.now += 1;
+    expect(await next()).not.toBe(first);
+    expect(mint).toHaveBeenCalledTimes(2);
+  });
+
+  it("shares one request between concurrent callers", async () => {
+    const { mint, next } = setup();
+    const [a, b] = await Promise.all([next(), next()]);
+    expect(a).toBe(b);
+    expect(mint).toHaveBeenCalledTimes(1);
+  });
+
+  it("never hands one session's token to another", async () => {
+    const { clock, next } = setup();
+    const first = await next();
+    clock.session = "session-b";
+    expect(await next()).not.toBe(first);
+  });
+
+  it("asks again after a refused request", async () => {
+    const { mint, next } = setup();
+    mint.mockRejectedValueOnce(new Error("offline"));
+    await expect(next()).rejects.toThrow("offline");
+    await expect(next()).resolves.toMatch(/^h\./);
+  });
+});
+
+describe("protectedFileUrl", () => {
+  it("puts a file token, never the session token, on the file's URL", async () => {
+    const getToken = vi.spyOn(pb.files, "getToken").mockResolvedValue("h.e30.s");
+    const url = await protectedFileUrl({ id: "rec1", collectionId: "col1", collectionName: "locations" }, "plan_abc.png");
+    expect(url).toBe("/api/files/col1/rec1/plan_abc.png?token=h.e30.s");
+    expect(getToken).toHaveBeenCalledTimes(1);
   });
 });

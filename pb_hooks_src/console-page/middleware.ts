@@ -1,0 +1,24 @@
+/// <reference path="../../build/types/types.d.ts" />
+// The console's security headers on PocketBase's static route. The policy depends on the configuration,
+// which the small serving library does not load (lib/serving-names.ts says why): the loader VM renders the
+// headers once into $app.store() and the middleware, run for every request, only copies them.
+import { CONSOLE_PATTERN, consoleHeaders } from "./headers";
+
+const HEADERS_KEY = "platform.consoleHeaders";
+
+let published: Array<[string, string]> | undefined;
+
+/** Run once by the loader VM (startup.ts), with bus.websocket_urls. */
+export function publishConsoleHeaders(websocketUrls: readonly string[]): void {
+  $app.store().set(HEADERS_KEY, JSON.stringify(Object.entries(consoleHeaders(websocketUrls))));
+}
+
+/** Global middleware: the console's pages and assets get the headers; every other route is left as it is. */
+export function secureConsole(e: core.RequestEvent): void {
+  if (e.request?.pattern === CONSOLE_PATTERN) {
+    published ??= JSON.parse(($app.store().get(HEADERS_KEY) as string | undefined) ?? "[]") as Array<[string, string]>;
+    const header = e.response.header();
+    for (const [name, value] of published) header.set(name, value);
+  }
+  e.next();
+}
