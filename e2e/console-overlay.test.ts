@@ -2,8 +2,8 @@
 // steps (finish refused naming the host that still holds an outgoing-CA certificate, that host renewed
 // from the refusal, then finish accepted), each state checked through the API; creates a network and a
 // host and downloads the host's config as a file (YAML with pki ca/cert/key, the key never page text);
-// deactivates and reactivates a host, each confirmed; a viewer reads the CA with no action. No response
-// >= 400 but the one refused finish, axe finds nothing serious or critical, screenshots.
+// deactivates and reactivates a host, each confirmed; the screen at 360 px; a viewer reads the CA with no
+// action. No response >= 400 but the one refused finish, axe finds nothing serious or critical, screenshots.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import yaml from "js-yaml";
@@ -22,8 +22,8 @@ beforeAll(async () => {
 });
 afterAll(async () => browser?.close());
 
-async function openOverlay(email: string): Promise<{ page: Page; failures: string[] }> {
-  const context = await browser.newContext({ baseURL: platform.url, acceptDownloads: true });
+async function openOverlay(email: string, viewport = { width: 1280, height: 800 }): Promise<{ page: Page; failures: string[] }> {
+  const context = await browser.newContext({ baseURL: platform.url, acceptDownloads: true, viewport });
   const page = await context.newPage();
   const failures = failedResponses(page);
   await page.goto("/signin");
@@ -176,6 +176,22 @@ describe("console Overlay", () => {
     const reactivated = await world.su.collection("overlay_hosts").getOne(target.id);
     expect(reactivated.active).toBe(true);
     expect(reactivated.fingerprint).not.toBe(target.fingerprint);
+    expect(failures).toEqual([]);
+    await page.context().close();
+  });
+
+  it("owner at 360 px: the screen and the host form fit the width", async () => {
+    const { page, failures } = await openOverlay(world.users.owner.email as string, { width: 360, height: 740 });
+    const pageWidth = () => page.evaluate(() => (document.scrollingElement ?? document.documentElement).scrollWidth);
+    expect(await pageWidth()).toBeLessThanOrEqual(360);
+    await page.getByRole("button", { name: "New host", exact: true }).click();
+    const form = page.getByRole("dialog", { name: "New overlay host" });
+    await form.waitFor();
+    const box = (await form.boundingBox())!;
+    expect([box.x >= 0, box.x + box.width <= 360]).toEqual([true, true]);
+    expect(await pageWidth()).toBeLessThanOrEqual(360);
+    await screenshot(page, "360-owner-overlay-new-host");
+    await form.getByRole("button", { name: "Cancel", exact: true }).click();
     expect(failures).toEqual([]);
     await page.context().close();
   });
