@@ -2,6 +2,7 @@
 // steps (finish refused naming the host that still holds an outgoing-CA certificate, that host renewed
 // from the refusal, then finish accepted), each state checked through the API; creates a network and a
 // host and downloads the host's config as a file (YAML with pki ca/cert/key, the key never page text);
+// renews a host the certificate audit lists;
 // deactivates and reactivates a host, each confirmed; the screen at 360 px; a viewer reads the CA with no
 // action. No response >= 400 but the one refused finish, axe finds nothing serious or critical, screenshots.
 import { existsSync, readFileSync } from "node:fs";
@@ -176,6 +177,27 @@ describe("console Overlay", () => {
     const reactivated = await world.su.collection("overlay_hosts").getOne(target.id);
     expect(reactivated.active).toBe(true);
     expect(reactivated.fingerprint).not.toBe(target.fingerprint);
+    expect(failures).toEqual([]);
+    await page.context().close();
+  });
+
+  it("owner: the certificate audit lists a host whose network changed, and renewing it from there clears it", async () => {
+    const organization = await createOrganization(world.su, "Audited");
+    const owner = await createMember(world.su, organization.id, "owner");
+    const network = await world.su.collection("overlay_networks").create({ organization: organization.id, name: "yard", cidr: "10.61.0.0/16" });
+    const host = await world.su.collection("overlay_hosts").create({ organization: organization.id, network: network.id, name: "crane", overlay_ip: "10.61.0.7", active: true });
+    // A changed CIDR re-signs no host: the certificate still says /16.
+    await world.su.collection("overlay_networks").update(network.id, { cidr: "10.61.0.0/24" });
+
+    const { page, failures } = await openOverlay(owner.email as string);
+    const audit = page.getByRole("region", { name: "Certificate audit" });
+    await audit.getByText("crane (10.61.0.7)").waitFor();
+    await noSeriousViolations(page, "certificate audit");
+    await screenshot(page, "owner-overlay-audit");
+    await audit.getByRole("button", { name: "Renew crane", exact: true }).click();
+    await confirm(page, "Renew host", "Renew");
+    await audit.getByText("Every active host's certificate matches its network.").waitFor();
+    expect((await world.su.collection("overlay_hosts").getOne(host.id)).fingerprint).not.toBe(host.fingerprint);
     expect(failures).toEqual([]);
     await page.context().close();
   });
