@@ -2,9 +2,9 @@
 // steps (finish refused naming the host that still holds an outgoing-CA certificate, that host renewed
 // from the refusal, then finish accepted), each state checked through the API; creates a network and a
 // host and downloads the host's config as a file (YAML with pki ca/cert/key, the key never page text);
-// renews a host the certificate audit lists;
-// deactivates and reactivates a host, each confirmed; the screen at 360 px; a viewer reads the CA with no
-// action. No response >= 400 but the one refused finish, axe finds nothing serious or critical, screenshots.
+// deactivates and reactivates a host, each confirmed; renews a host the certificate audit lists; the
+// screen at 360 px; a viewer reads the CA with no action. No response >= 400 but the one refused finish,
+// axe finds nothing serious or critical, screenshots.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import yaml from "js-yaml";
