@@ -60,10 +60,10 @@ describe("capability matrix (spec 5.1)", () => {
 
 describe("screens per role (spec 2.2)", () => {
   const expected: Record<Who, string[]> = {
-    owner: ["visualizer", "things", "locations", "types", "members", "invitations", "activity", "settings"],
-    admin: ["visualizer", "things", "locations", "types", "members", "invitations", "activity", "settings"],
-    member: ["visualizer", "things", "locations", "types", "activity", "settings"],
-    viewer: ["visualizer", "things", "locations", "types", "activity", "settings"],
+    owner: ["visualizer", "things", "locations", "types", "overlay", "members", "invitations", "activity", "settings"],
+    admin: ["visualizer", "things", "locations", "types", "overlay", "members", "invitations", "activity", "settings"],
+    member: ["visualizer", "things", "locations", "types", "overlay", "activity", "settings"],
+    viewer: ["visualizer", "things", "locations", "types", "overlay", "activity", "settings"],
     // "Console reaches only the visualizer and its settings."
     dashboard: ["visualizer", "settings"],
     // Organizations, audit, invitations (create only); no tenant data without a membership.
@@ -77,8 +77,13 @@ describe("screens per role (spec 2.2)", () => {
 
   it("a Platform Operator who is also a viewer sees the viewer's screens and the operator's", () => {
     expect(screensFor({ role: "viewer", operator: true })).toEqual([
-      "visualizer", "things", "locations", "types", "invitations", "activity", "organizations", "audit", "settings",
+      "visualizer", "things", "locations", "types", "overlay", "invitations", "activity", "organizations", "audit", "settings",
     ]);
+  });
+
+  it("overlay (5.1: the CA is readable by every role): every role that browses, not the dashboard role nor an operator without a membership", () => {
+    const seeing = EVERYONE.filter((who) => canSee(identityOf(who), "overlay"));
+    expect(seeing).toEqual(["owner", "admin", "member", "viewer"]);
   });
 
   it("a user without organization sees only settings", () => {

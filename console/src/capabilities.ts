@@ -96,6 +96,7 @@ export const SCREENS = [
   "things",
   "locations",
   "types",
+  "overlay",
   "members",
   "invitations",
   "activity",
@@ -115,6 +116,9 @@ const SCREEN_RULES: Readonly<Record<Screen, (identity: Identity) => boolean>> = 
   things: browsesInventory,
   locations: browsesInventory,
   types: browsesInventory,
+  // The CA is readable by every role (5.1), networks and hosts by owner/admin; the dashboard role's console
+  // is the visualizer (2.2), and the CA is an organization's, so an operator without a membership has none.
+  overlay: (i) => i.role !== null && i.role !== "dashboard" && can(i, "account.read"),
   members: (i) => can(i, "memberships.manage"),
   invitations: (i) => can(i, "invites.create"),
   activity: (i) => can(i, "activity.read"),

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { THING_TYPE_PREFIX_PATTERN, inventoryCollections } from "../../pb_hooks_src/inventory/collections";
-import { LOCATIONS, LOCATION_TYPES, OPERATIONS, PREFIX_PATTERN, THING_TYPES, formValues, listFields, payloadOf } from "./inventory";
+import { overlayCollections } from "../../pb_hooks_src/overlay/collections";
+import { LOCATIONS, LOCATION_TYPES, OPERATIONS, OVERLAY_NETWORKS, PREFIX_PATTERN, THING_TYPES, formValues, listFields, payloadOf } from "./inventory";
 
-const specs = inventoryCollections();
-const KINDS = [LOCATIONS, THING_TYPES, LOCATION_TYPES, OPERATIONS];
+const specs = [...inventoryCollections(), ...overlayCollections()];
+const KINDS = [LOCATIONS, THING_TYPES, LOCATION_TYPES, OPERATIONS, OVERLAY_NETWORKS];
 
 describe("inventory lists and forms", () => {
   it("edit only fields their collections have, with the server's relation targets, lengths and required flags", () => {
@@ -27,6 +28,7 @@ describe("inventory lists and forms", () => {
   it("offers Location and Thing edits to editors, their deletes and all type management to managers (5.1)", () => {
     expect([LOCATIONS.create, LOCATIONS.edit, LOCATIONS.remove]).toEqual(["inventory.edit", "inventory.edit", "inventory.delete"]);
     for (const kind of [THING_TYPES, LOCATION_TYPES, OPERATIONS]) expect([kind.create, kind.edit, kind.remove]).toEqual(["types.manage", "types.manage", "types.manage"]);
+    expect([OVERLAY_NETWORKS.create, OVERLAY_NETWORKS.edit, OVERLAY_NETWORKS.remove]).toEqual(["infrastructure.manage", "infrastructure.manage", "infrastructure.manage"]);
   });
 
   it("fills a form from a row, sends trimmed text and the chosen relations", () => {

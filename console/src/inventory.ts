@@ -102,6 +102,25 @@ export const OPERATIONS: InventoryKind = {
   onDelete: "Nothing else refers to an Operation.",
 };
 
+/** Overlay networks (owner/admin, 5.1); hosts are placed in one, so the server refuses deleting a network in use. */
+export const OVERLAY_NETWORKS: InventoryKind = {
+  collection: "overlay_networks",
+  singular: "Network",
+  plural: "Overlay networks",
+  fields: [
+    NAME,
+    {
+      name: "cidr", label: "CIDR", kind: "text", required: true, maxlength: 64, column: true,
+      hint: "IPv4, /30 or wider, e.g. 10.42.0.0/16. Changing it re-signs no host: the certificate audit then lists the hosts to renew.",
+    },
+    { ...DESCRIPTION, column: true },
+  ],
+  create: "infrastructure.manage",
+  edit: "infrastructure.manage",
+  remove: "infrastructure.manage",
+  onDelete: "The server refuses it while a host is placed in the network.",
+};
+
 /** The collections a kind's form offers choices from. */
 export function choiceSources(kind: InventoryKind): ChoiceCollection[] {
   return kind.fields.flatMap((f) => (f.choices ? [f.choices] : []));

@@ -26,13 +26,14 @@ export const CHOICE_SORT = "name";
  * The Locations and Types lists sort on their name (the default) or creation time; these collections
  * index no text field, so their screens offer no search.
  */
-export const INVENTORY_COLLECTIONS = ["locations", "thing_types", "location_types", "thing_type_operations"] as const;
+export const INVENTORY_COLLECTIONS = ["locations", "thing_types", "location_types", "thing_type_operations", "overlay_networks"] as const;
 export type InventoryCollection = (typeof INVENTORY_COLLECTIONS)[number];
 export const INVENTORY_SORTS: Readonly<Record<InventoryCollection, readonly SortOption[]>> = {
   locations: [{ field: "name", label: "Name" }, { field: "code", label: "Code" }, { field: "created", label: "Created" }],
   thing_types: [{ field: "name", label: "Name" }, { field: "prefix", label: "Prefix" }, { field: "created", label: "Created" }],
   location_types: [{ field: "name", label: "Name" }, { field: "created", label: "Created" }],
   thing_type_operations: [{ field: "name", label: "Name" }, { field: "created", label: "Created" }],
+  overlay_networks: [{ field: "name", label: "Name" }, { field: "cidr", label: "CIDR" }, { field: "created", label: "Created" }],
 };
 
 /** Members and invitations are listed oldest first: the order people joined or were invited in. */

@@ -29,8 +29,13 @@ export async function readCredsFile(busUser: string): Promise<string> {
 
 /** A file name for the creds file: the identity's name with anything unsafe in a file name replaced. */
 export function credsFileName(name: string): string {
+  return safeFileName(name, "bus-identity", "creds");
+}
+
+/** `<name>.<extension>` with anything unsafe in a file name replaced; `fallback` when nothing is left. */
+export function safeFileName(name: string, fallback: string, extension: string): string {
   const safe = name.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[-.]+|-+$/g, "");
-  return `${safe || "bus-identity"}.creds`;
+  return `${safe || fallback}.${extension}`;
 }
 
 /** Hands the text to the browser as a file download (nothing of it is kept on the page). */

@@ -15,6 +15,7 @@ export const TITLES: Readonly<Record<Screen, string>> = {
   things: "Things",
   locations: "Locations",
   types: "Types",
+  overlay: "Overlay",
   members: "Members",
   invitations: "Invitations",
   activity: "Activity",

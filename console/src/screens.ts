@@ -9,6 +9,7 @@ export const SCREEN_MODULES: Readonly<Record<Screen, () => Promise<{ default: Sc
   things: () => import("./screens/Things.svelte"),
   locations: () => import("./screens/Locations.svelte"),
   types: () => import("./screens/Types.svelte"),
+  overlay: () => import("./screens/Overlay.svelte"),
   members: () => import("./screens/Members.svelte"),
   invitations: () => import("./screens/Invitations.svelte"),
   activity: () => import("./screens/Activity.svelte"),
