@@ -100,6 +100,7 @@ export const SCREENS = [
   "members",
   "invitations",
   "activity",
+  "bus",
   "organizations",
   "audit",
   "settings",
@@ -109,6 +110,15 @@ export type Screen = (typeof SCREENS)[number];
 /** Inventory screens are not rendered for the dashboard role: its console is the visualizer and its settings (2.2). */
 function browsesInventory(identity: Identity): boolean {
   return identity.role !== null && identity.role !== "dashboard" && can(identity, "inventory.read");
+}
+
+/**
+ * The Bus screen shows the active organization's account to every role that has a console beyond the
+ * visualizer (5.1 "every role" reads it; 2.2 keeps dashboards to the visualizer); its management parts
+ * follow their own capabilities. An operator without a membership has no active organization to show.
+ */
+function busScreen(identity: Identity): boolean {
+  return identity.role !== null && identity.role !== "dashboard" && can(identity, "account.read");
 }
 
 const SCREEN_RULES: Readonly<Record<Screen, (identity: Identity) => boolean>> = {
@@ -122,6 +132,7 @@ const SCREEN_RULES: Readonly<Record<Screen, (identity: Identity) => boolean>> = 
   members: (i) => can(i, "memberships.manage"),
   invitations: (i) => can(i, "invites.create"),
   activity: (i) => can(i, "activity.read"),
+  bus: busScreen,
   organizations: (i) => can(i, "organizations.manage"),
   audit: (i) => can(i, "audit.read"),
   settings: () => true,

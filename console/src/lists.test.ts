@@ -3,7 +3,7 @@ import { loadConfig } from "../../pb_hooks_src/config/load";
 import { inventoryCollections } from "../../pb_hooks_src/inventory/collections";
 import { platformCollections } from "../../pb_hooks_src/schema/collections";
 import { collectionNames } from "../../pb_hooks_src/schema/names";
-import { ACTIVITY_SORT, AUDIT_SORT, CHOICE_COLLECTIONS, CHOICE_SORT, INVENTORY_COLLECTIONS, INVENTORY_SORTS, INVITE_SORT, MEMBER_SORT, ORGANIZATION_SORT, THING_SORTS, pageCount, sortParam } from "./lists";
+import { ACTIVITY_SORT, AUDIT_SORT, BUS_LISTS, BUS_SORT, CHOICE_COLLECTIONS, CHOICE_SORT, INVENTORY_COLLECTIONS, INVENTORY_SORTS, INVITE_SORT, MEMBER_SORT, ORGANIZATION_SORT, THING_SORTS, pageCount, sortParam } from "./lists";
 
 const specs = platformCollections(collectionNames(loadConfig({ env: {}, args: ["pocketbase"], cwd: "/nowhere", readFile: () => undefined })));
 const hasField = (key: string, field: string) => specs.find((c) => c.key === key)?.fields.some((f) => f.name === field) === true;
@@ -35,6 +35,10 @@ describe("list parameters", () => {
 
   it("sorts the activity feed only on a field the activity collection has", () => {
     expect(hasField("activity", ACTIVITY_SORT)).toBe(true);
+  });
+
+  it("sorts the Bus screen's lists only on a field each of their collections has", () => {
+    for (const key of BUS_LISTS) expect(hasField(key, BUS_SORT), key).toBe(true);
   });
 
   it("falls back to the first sort option for an unknown field (never sends it)", () => {

@@ -40,6 +40,10 @@ export const INVENTORY_SORTS: Readonly<Record<InventoryCollection, readonly Sort
 export const MEMBER_SORT = "created";
 export const INVITE_SORT = "created";
 
+/** The Bus screen's lists (bus users, roles, exports, imports) by name, the order people look names up in. */
+export const BUS_LISTS = ["bus_users", "bus_roles", "bus_account_exports", "bus_account_imports"] as const;
+export const BUS_SORT = "name";
+
 /** Organizations by name (what an operator looks for); the audit log newest first by creation time. */
 export const ORGANIZATION_SORT = "name";
 export const AUDIT_SORT = "created";

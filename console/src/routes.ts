@@ -19,6 +19,7 @@ export const TITLES: Readonly<Record<Screen, string>> = {
   members: "Members",
   invitations: "Invitations",
   activity: "Activity",
+  bus: "Bus",
   organizations: "Organizations",
   audit: "Audit log",
   settings: "Settings",

@@ -13,6 +13,7 @@ export const SCREEN_MODULES: Readonly<Record<Screen, () => Promise<{ default: Sc
   members: () => import("./screens/Members.svelte"),
   invitations: () => import("./screens/Invitations.svelte"),
   activity: () => import("./screens/Activity.svelte"),
+  bus: () => import("./screens/Bus.svelte"),
   organizations: () => import("./screens/Organizations.svelte"),
   audit: () => import("./screens/Audit.svelte"),
   settings: () => import("./screens/Settings.svelte"),
