@@ -5,26 +5,18 @@
 // deactivates and reactivates a host, each confirmed; renews a host the certificate audit lists; the
 // screen at 360 px; a viewer reads the CA with no action. No response >= 400 but the one refused finish,
 // axe finds nothing serious or critical, screenshots.
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import yaml from "js-yaml";
-import type { Browser, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CONSOLE_DIR, failedResponses, launchBrowser, screenSettled, screenshot, seriousViolations, signInThroughForm } from "./harness/browser";
-import { PASSWORD, createMember, createOrganization, unique, useWorld } from "./harness/world";
+import type { Locator, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { failedResponses, screenSettled, screenshot, seriousViolations, signInThroughForm } from "./harness/browser";
+import { useConsole } from "./harness/console";
+import { PASSWORD, createMember, createOrganization, unique } from "./harness/world";
 
-if (!existsSync(join(CONSOLE_DIR, "index.html"))) throw new Error(`no built console in ${CONSOLE_DIR}: run make build`);
-
-const { platform, world } = useWorld({ env: { PB_PUBLIC_DIR: CONSOLE_DIR } });
-
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => browser?.close());
+const { platform, world, ui } = useConsole();
 
 async function openOverlay(email: string, viewport = { width: 1280, height: 800 }): Promise<{ page: Page; failures: string[] }> {
-  const context = await browser.newContext({ baseURL: platform.url, acceptDownloads: true, viewport });
+  const context = await ui.browser.newContext({ baseURL: platform.url, acceptDownloads: true, viewport });
   const page = await context.newPage();
   const failures = failedResponses(page);
   await page.goto("/signin");
