@@ -67,12 +67,12 @@ export async function startPlatformWithBus(options: PlatformOptions = {}): Promi
 }
 
 /**
- * nats-server's answer when it could not verify a CONNECT in time (its auth timeout), or the socket
- * dropped under the handshake (EPIPE/ECONNRESET writing CONNECT): on a machine loaded by parallel test
- * files that is the machine, not a verdict on the creds, so it is tried again. A refusal of the creds
- * ("Authorization Violation") is not among them and fails at once.
+ * nats-server's answer when it could not verify a CONNECT in time (its auth timeout), the socket
+ * dropped under the handshake (EPIPE/ECONNRESET writing CONNECT), or no INFO within the dial's timeout:
+ * on a machine loaded by parallel test files that is the machine, not a verdict on the creds, so it is
+ * tried again. A refusal of the creds ("Authorization Violation") is not among them and fails at once.
  */
-const LOAD_FAILURE = /Authentication Timeout|EPIPE|ECONNRESET/i;
+const LOAD_FAILURE = /Authentication Timeout|EPIPE|ECONNRESET|^timeout$/i;
 const CONNECT_ATTEMPTS = 3;
 
 /** A client connection with a creds file, failing fast instead of retrying (a refusal is final at once). */
