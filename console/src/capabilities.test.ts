@@ -60,10 +60,10 @@ describe("capability matrix (spec 5.1)", () => {
 
 describe("screens per role (spec 2.2)", () => {
   const expected: Record<Who, string[]> = {
-    owner: ["visualizer", "things", "locations", "types", "members", "invitations", "activity", "settings"],
-    admin: ["visualizer", "things", "locations", "types", "members", "invitations", "activity", "settings"],
-    member: ["visualizer", "things", "locations", "types", "activity", "settings"],
-    viewer: ["visualizer", "things", "locations", "types", "activity", "settings"],
+    owner: ["visualizer", "live", "things", "locations", "types", "members", "invitations", "activity", "settings"],
+    admin: ["visualizer", "live", "things", "locations", "types", "members", "invitations", "activity", "settings"],
+    member: ["visualizer", "live", "things", "locations", "types", "activity", "settings"],
+    viewer: ["visualizer", "live", "things", "locations", "types", "activity", "settings"],
     // "Console reaches only the visualizer and its settings."
     dashboard: ["visualizer", "settings"],
     // Organizations, audit, invitations (create only); no tenant data without a membership.
@@ -77,7 +77,7 @@ describe("screens per role (spec 2.2)", () => {
 
   it("a Platform Operator who is also a viewer sees the viewer's screens and the operator's", () => {
     expect(screensFor({ role: "viewer", operator: true })).toEqual([
-      "visualizer", "things", "locations", "types", "invitations", "activity", "organizations", "audit", "settings",
+      "visualizer", "live", "things", "locations", "types", "invitations", "activity", "organizations", "audit", "settings",
     ]);
   });
 
