@@ -9,6 +9,7 @@ import { readOverride, resolveBusAddresses, type BusAddresses } from "../bus-add
 import { loadOwnBusIdentity, readCredsFile } from "../own-identity";
 import { pb } from "../pb";
 import { onSessionChange, session } from "../session.svelte";
+import { reconnectDelay } from "./backoff";
 import { dialPlan } from "./plan";
 
 export type BusState = "idle" | "resolving" | "refused" | "no-identity" | "connecting" | "connected" | "reconnecting" | "offline";
@@ -24,8 +25,6 @@ export const bus = $state({
 
 /** Waits between dials of a connection the server closed or refused (grows to the last one). */
 const RETRY_MS = [1_000, 2_000, 5_000];
-/** nats-core's own wait between reconnect attempts during an outage. */
-const RECONNECT_WAIT_MS = 2_000;
 
 interface Interest {
   subject: string;
@@ -180,13 +179,15 @@ async function run(mine: number): Promise<void> {
     bus.state = "connecting";
     bus.detail = "";
     let nc: NatsConnection;
+    // Attempts of the current outage; nats-core asks before each, and a reconnect starts the count anew.
+    const outage = { attempts: 0 };
     try {
       nc = await wsconnect({
         servers: urls,
         authenticator: credsAuthenticator(new TextEncoder().encode(creds)),
         name: "console",
         maxReconnectAttempts: -1,
-        reconnectTimeWait: RECONNECT_WAIT_MS,
+        reconnectDelayHandler: () => reconnectDelay(outage.attempts++),
         // Only the addresses configured here: a cluster's advertised URLs may not be reachable from a browser.
         ignoreClusterUpdates: true,
         timeout: 5_000,
@@ -208,7 +209,7 @@ async function run(mine: number): Promise<void> {
     bus.state = "connected";
     bus.server = nc.getServer();
     for (const interest of interests) attach(nc, interest);
-    void watch(nc, mine);
+    void watch(nc, mine, outage);
     const closedWith = await nc.closed();
     if (!current()) return;
     connection = null;
@@ -221,7 +222,7 @@ async function run(mine: number): Promise<void> {
 }
 
 /** Mirrors nats-core's reconnecting during an outage onto the state. */
-async function watch(nc: NatsConnection, mine: number): Promise<void> {
+async function watch(nc: NatsConnection, mine: number, outage: { attempts: number }): Promise<void> {
   for await (const status of nc.status()) {
     if (mine !== generation) return;
     if (status.type === "disconnect" || status.type === "reconnecting") {
@@ -229,6 +230,7 @@ async function watch(nc: NatsConnection, mine: number): Promise<void> {
       bus.server = "";
       bus.detail = "The connection to the bus dropped; reconnecting by itself.";
     } else if (status.type === "reconnect") {
+      outage.attempts = 0;
       bus.state = "connected";
       bus.server = status.server;
       bus.detail = "";
