@@ -27,13 +27,13 @@ type Who = (typeof ROLES)[number] | "operator" | "operator_member";
 
 /** The navigation each identity must see, written out (not derived from the capability map under test). */
 const NAVIGATION: Record<Who, string[]> = {
-  owner: ["Visualizer", "Things", "Locations", "Types", "Members", "Invitations", "Activity", "Settings"],
-  admin: ["Visualizer", "Things", "Locations", "Types", "Members", "Invitations", "Activity", "Settings"],
-  member: ["Visualizer", "Things", "Locations", "Types", "Activity", "Settings"],
-  viewer: ["Visualizer", "Things", "Locations", "Types", "Activity", "Settings"],
+  owner: ["Visualizer", "Live", "Things", "Locations", "Types", "Members", "Invitations", "Activity", "Settings"],
+  admin: ["Visualizer", "Live", "Things", "Locations", "Types", "Members", "Invitations", "Activity", "Settings"],
+  member: ["Visualizer", "Live", "Things", "Locations", "Types", "Activity", "Settings"],
+  viewer: ["Visualizer", "Live", "Things", "Locations", "Types", "Activity", "Settings"],
   dashboard: ["Visualizer", "Settings"],
   operator: ["Invitations", "Organizations", "Audit log", "Settings"],
-  operator_member: ["Visualizer", "Things", "Locations", "Types", "Invitations", "Activity", "Organizations", "Audit log", "Settings"],
+  operator_member: ["Visualizer", "Live", "Things", "Locations", "Types", "Invitations", "Activity", "Organizations", "Audit log", "Settings"],
 };
 const LANDING: Record<Who, string> = {
   owner: "/things", admin: "/things", member: "/things", viewer: "/things", dashboard: "/visualizer",
