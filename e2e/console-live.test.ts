@@ -1,16 +1,19 @@
 // The live view and the visualizer over the bus, in chromium against a real platform and hub (websocket
 // listener): a message published with a Thing's creds shows up on the Live screen (latency printed);
 // suspending the member's bus user drops the browser's bus connection and reactivating lets it back; the
+// gateway's site leaf shows attached then not attached, and its cmd.health answer renders like /ready; the
 // three address sources (server list, this device's override, the built-in default) and the refusal of
 // ws:// on an https page; the visualizer tab reconnects by itself through repeated hub outages (JS heap
 // growth printed). No response >= 400; axe finds nothing serious or critical; screenshots.
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { NatsConnection } from "@nats-io/transport-node";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONSOLE_DIR, failedResponses, launchBrowser, screenSettled, screenshot, seriousViolations, signInThroughForm } from "./harness/browser";
 import { connectWithCreds, eventually, startPlatformWithBus, type PlatformWithBus } from "./harness/bus";
+import { gatewayLeafConfig, startSiteLeaf } from "./harness/leaf";
 import { buildWorld, createMember, PASSWORD, unique, type World } from "./harness/world";
 
 if (!existsSync(join(CONSOLE_DIR, "index.html"))) throw new Error(`no built console in ${CONSOLE_DIR}: run make build`);
@@ -125,6 +128,46 @@ describe("live view", () => {
     await screenshot(page, "owner-live");
     expect(failures).toEqual([]);
     await page.context().close();
+  });
+
+  it("a gateway's site leaf shows attached while its uplink is up and not attached once it is gone; cmd.health renders like /ready", async () => {
+    const owner = await w.client("owner");
+    const { made, config } = await gatewayLeafConfig(bus.platform.url, owner);
+    const stateDir = mkdtempSync(join(tmpdir(), "console-live-leaf-"));
+    const leaf = await startSiteLeaf(config, stateDir);
+    // The hub sees the uplink before the page asks.
+    const uplinks = async () => ((await (await fetch(`http://127.0.0.1:${bus.ports.monitor}/leafz`)).json()) as { leafs?: unknown[] }).leafs?.length ?? 0;
+    expect(await eventually(async () => (await uplinks()) > 0, 15_000)).toBe(true);
+    // The gateway's agent answers cmd.health with a readiness body (stood in for by a responder on its subject).
+    const report = { ready: true, state: "warn", version: "1.2.3", uptime: "5m", took: "1ms", checked: new Date().toISOString(), checks: [
+      { name: "bus", state: "ok", took: "0s" },
+      { name: "hub_uplink", state: "warn", detail: "no uplink", fix: "check the hub", took: "0s" },
+    ] };
+    const responder = device.subscribe(`agents.${made.code}.cmd.health`, { callback: (_e, msg) => void msg.respond(JSON.stringify(report)) });
+    await device.flush();
+    try {
+      const { page, failures } = await signedIn(w.users.owner.email, "Live");
+      await waitForBusState(page, "connected");
+      const row = page.getByTestId("live-things").getByRole("row").filter({ hasText: made.code });
+      await row.getByTestId("leaf-state").getByText("Attached", { exact: true }).waitFor();
+      await row.getByRole("button", { name: /^Health of / }).click();
+      const health = page.getByTestId("health");
+      await health.getByText("hub_uplink").waitFor();
+      const text = await health.textContent();
+      for (const part of ["Ready", "warn", "1.2.3", "no uplink", "check the hub"]) expect(text).toContain(part);
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, "owner-live-leaf-attached");
+      await leaf.stop();
+      expect(await eventually(async () => (await uplinks()) === 0, 15_000)).toBe(true);
+      await page.getByRole("button", { name: "Ask the hub again" }).click();
+      await row.getByTestId("leaf-state").getByText("Not attached", { exact: true }).waitFor();
+      expect(failures).toEqual([]);
+      await page.context().close();
+    } finally {
+      responder.unsubscribe();
+      await leaf.stop().catch(() => undefined);
+      rmSync(stateDir, { recursive: true, force: true });
+    }
   });
 
   it("suspending my bus user drops the browser's bus connection; reactivating lets it back without a reload", async () => {
