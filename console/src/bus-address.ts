@@ -8,6 +8,13 @@ export const OVERRIDE_KEY = "console.busWebsocketUrls";
 
 export type BusAddressSource = "override" | "server" | "default";
 
+/** Each source in words, as the screens name the one in effect. */
+export const SOURCE_WORDS: Readonly<Record<BusAddressSource, string>> = {
+  override: "this device's override",
+  server: "the server's list (bus.websocket_urls)",
+  default: "the built-in default (the server lists no address)",
+};
+
 export interface BusAddresses {
   urls: string[];
   source: BusAddressSource;

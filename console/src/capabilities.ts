@@ -93,6 +93,7 @@ export function can(identity: Identity, capability: Capability): boolean {
 /** The console's screens, in navigation order. */
 export const SCREENS = [
   "visualizer",
+  "live",
   "things",
   "locations",
   "types",
@@ -123,6 +124,9 @@ function busScreen(identity: Identity): boolean {
 
 const SCREEN_RULES: Readonly<Record<Screen, (identity: Identity) => boolean>> = {
   visualizer: (i) => can(i, "dashboards.use"),
+  // The live view lists Things and dials the bus with the caller's own bus identity (5.1 rows: inventory
+  // read, own linked bus identity); not the dashboard role, whose console is the visualizer (2.2).
+  live: (i) => browsesInventory(i) && can(i, "own-bus-identity"),
   things: browsesInventory,
   locations: browsesInventory,
   types: browsesInventory,

@@ -12,6 +12,7 @@ export function acceptLink(origin: string, token: string): string {
 
 export const TITLES: Readonly<Record<Screen, string>> = {
   visualizer: "Visualizer",
+  live: "Live",
   things: "Things",
   locations: "Locations",
   types: "Types",

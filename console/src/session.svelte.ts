@@ -67,11 +67,27 @@ pb.afterSend = (response, data) => {
   return data;
 };
 
+const sessionListeners = new Set<() => void>();
+
+/**
+ * Runs `listener` after the session ends or the active organization changes, so holders of per-session
+ * secrets (the bus client's creds) drop them. Returns the unsubscribe.
+ */
+export function onSessionChange(listener: () => void): () => void {
+  sessionListeners.add(listener);
+  return () => sessionListeners.delete(listener);
+}
+
+function sessionChanged(): void {
+  for (const listener of sessionListeners) listener();
+}
+
 function endSession(): void {
   clearTimeout(timer);
   pb.authStore.clear();
   session.user = null;
   session.memberships = [];
+  sessionChanged();
 }
 
 /** On load: a stored users session is refreshed (which also proves it still works) and its memberships read. */
@@ -170,4 +186,5 @@ export async function switchOrganization(organization: string): Promise<void> {
   const user = session.user;
   if (!user || !session.memberships.some((m) => m.organization === organization)) return;
   session.user = await pb.collection("users").update(user.id, { current_organization: organization });
+  sessionChanged();
 }

@@ -27,13 +27,19 @@ export interface PlatformWithBus {
   stop(): Promise<void>;
 }
 
-export async function startPlatformWithBus(options: PlatformOptions = {}): Promise<PlatformWithBus> {
+export interface PlatformWithBusOptions extends PlatformOptions {
+  /** Serve the hub's websocket listener as bus.websocket_urls (GET /api/client-config), as a browser dials it. */
+  advertiseWebsocket?: boolean;
+}
+
+export async function startPlatformWithBus(options: PlatformWithBusOptions = {}): Promise<PlatformWithBus> {
   // Reserved together with the platform's HTTP port, so no two of them can coincide.
   const [port, websocket, leafnode, monitor, http] = await freePorts(5);
   const ports: BusPorts = { port, websocket, leafnode, monitor };
   const busUrl = `nats://127.0.0.1:${ports.port}`;
   // The spec's alias scheme on purpose: hub_leaf_url must come out normalized.
-  const env = { PLATFORM_BUS_SERVER_URL: busUrl, PLATFORM_BUS_LEAF_URL: `bus-leaf://127.0.0.1:${ports.leafnode}`, ...options.env };
+  const advertised: Record<string, string> = options.advertiseWebsocket ? { PLATFORM_BUS_WEBSOCKET_URLS: `ws://127.0.0.1:${ports.websocket}` } : {};
+  const env = { PLATFORM_BUS_SERVER_URL: busUrl, PLATFORM_BUS_LEAF_URL: `bus-leaf://127.0.0.1:${ports.leafnode}`, ...advertised, ...options.env };
   const platform = await startPlatform({ port: http, ...options, env });
   const out = mkdtempSync(join(tmpdir(), "platform-bus-"));
   const exported = await platform.command([

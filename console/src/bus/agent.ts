@@ -1,0 +1,59 @@
+// The agents' subjects as agent/README.md documents them (prefix `agents`, the Thing's code next) and the
+// shapes the live view reads from them. Pure.
+
+export const AGENT_PREFIX = "agents";
+/** What the live view subscribes to first: every agent's heartbeats and telemetry samples. */
+export const DEFAULT_LIVE_SUBJECTS = [`${AGENT_PREFIX}.*.heartbeat`, `${AGENT_PREFIX}.*.telemetry`] as const;
+
+export function healthSubject(thingCode: string): string {
+  return `${AGENT_PREFIX}.${thingCode}.cmd.health`;
+}
+
+/** The readiness body (spec 2.3), as `cmd.health` and `/ready` answer it. */
+export interface Readiness {
+  ready: boolean;
+  state: string;
+  version: string;
+  uptime: string;
+  took: string;
+  checked: string;
+  checks: Array<{ name: string; state: string; detail?: string; fix?: string; took: string }>;
+}
+
+const text = (v: unknown): string => (typeof v === "string" ? v : "");
+
+/** The body when it has the readiness shape, else null (another responder answered the subject). */
+export function parseReadiness(body: string): Readiness | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  if (typeof value !== "object" || value === null) return null;
+  const r = value as Record<string, unknown>;
+  if (typeof r.ready !== "boolean" || typeof r.state !== "string" || !Array.isArray(r.checks)) return null;
+  const checks = r.checks
+    .filter((c): c is Record<string, unknown> => typeof c === "object" && c !== null && typeof (c as Record<string, unknown>).name === "string")
+    .map((c) => ({ name: text(c.name), state: text(c.state), detail: text(c.detail) || undefined, fix: text(c.fix) || undefined, took: text(c.took) }));
+  return { ready: r.ready, state: r.state, version: text(r.version), uptime: text(r.uptime), took: text(r.took), checked: text(r.checked), checks };
+}
+
+export type ParsedSubjects = { ok: true; subjects: string[] } | { ok: false; error: string };
+
+/** Subjects as typed, separated by spaces or commas: dot-separated tokens, `*` a token, `>` only last. */
+export function parseSubjects(typed: string): ParsedSubjects {
+  const subjects = [...new Set(typed.split(/[\s,]+/).filter((s) => s !== ""))];
+  if (subjects.length === 0) return { ok: false, error: "Enter a subject, for example agents.*.heartbeat." };
+  for (const subject of subjects) {
+    const tokens = subject.split(".");
+    const bad = tokens.some((t, i) => t === "" || (t.includes(">") && (t !== ">" || i !== tokens.length - 1)) || (t.includes("*") && t !== "*"));
+    if (bad) return { ok: false, error: `“${subject}” is not a subject: dot-separated tokens, * for one token, > only at the end.` };
+  }
+  return { ok: true, subjects };
+}
+
+/** A message's payload as shown in a list: at most `max` characters. */
+export function preview(payload: string, max = 240): string {
+  return payload.length > max ? `${payload.slice(0, max - 1)}…` : payload;
+}
