@@ -190,6 +190,8 @@ describe("live view", () => {
     const context = await browser.newContext({ baseURL: bus.platform.url });
     const { page, failures } = await signedIn(member.email, "Live", context);
     await waitForBusState(page, "connected");
+    // One of the server's two names for the hub: the console's Content-Security-Policy admits the listed
+    // addresses only (docs/decisions.md).
     await page.evaluate((url) => localStorage.setItem("console.busWebsocketUrls", JSON.stringify([url])), `ws://localhost:${bus.ports.websocket}`);
     await page.reload();
     await screenSettled(page, "Live");

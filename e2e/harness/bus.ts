@@ -28,7 +28,11 @@ export interface PlatformWithBus {
 }
 
 export interface PlatformWithBusOptions extends PlatformOptions {
-  /** Serve the hub's websocket listener as bus.websocket_urls (GET /api/client-config), as a browser dials it. */
+  /**
+   * Serve the hub's websocket listener as bus.websocket_urls (GET /api/client-config), as a browser dials
+   * it: under two host names (one server, so one cluster), so a device override can pick one the console's
+   * Content-Security-Policy admits.
+   */
   advertiseWebsocket?: boolean;
 }
 
@@ -38,7 +42,7 @@ export async function startPlatformWithBus(options: PlatformWithBusOptions = {})
   const ports: BusPorts = { port, websocket, leafnode, monitor };
   const busUrl = `nats://127.0.0.1:${ports.port}`;
   // The spec's alias scheme on purpose: hub_leaf_url must come out normalized.
-  const advertised: Record<string, string> = options.advertiseWebsocket ? { PLATFORM_BUS_WEBSOCKET_URLS: `ws://127.0.0.1:${ports.websocket}` } : {};
+  const advertised: Record<string, string> = options.advertiseWebsocket ? { PLATFORM_BUS_WEBSOCKET_URLS: `ws://127.0.0.1:${ports.websocket} ws://localhost:${ports.websocket}` } : {};
   const env = { PLATFORM_BUS_SERVER_URL: busUrl, PLATFORM_BUS_LEAF_URL: `bus-leaf://127.0.0.1:${ports.leafnode}`, ...advertised, ...options.env };
   const platform = await startPlatform({ port: http, ...options, env });
   const out = mkdtempSync(join(tmpdir(), "platform-bus-"));
