@@ -70,6 +70,13 @@ async function browserConnections(): Promise<number> {
   return connz.connections.filter((c) => c.type === "websocket" && c.authorized_user === key).length;
 }
 
+/** The JWTs the hub's websocket connections of the member's bus user were opened with. */
+async function browserJwts(): Promise<string[]> {
+  const key = (await w.su.collection("bus_users").getOne(member.busUser)).public_key as string;
+  const connz = (await (await fetch(`http://127.0.0.1:${bus.ports.monitor}/connz?auth=true&limit=10000`)).json()) as { connections: { type?: string; authorized_user?: string; jwt?: string }[] };
+  return connz.connections.filter((c) => c.type === "websocket" && c.authorized_user === key).map((c) => c.jwt ?? "");
+}
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
@@ -183,6 +190,27 @@ describe("live view", () => {
     await waitForBusState(page, "connected", 30_000);
     expect(await browserConnections()).toBe(1);
     expect(failures).toEqual([]);
+    await page.context().close();
+  });
+
+  it("rotating my own credential in Settings (another tab) reconnects the held bus connection with the new one", async () => {
+    const { page, failures } = await signedIn(member.email, "Live");
+    await waitForBusState(page, "connected");
+    const jwtBefore = (await w.su.collection("bus_users").getOne(member.busUser)).jwt as string;
+    expect(await eventually(async () => (await browserJwts()).includes(jwtBefore), 5_000)).toBe(true);
+    const settings = await page.context().newPage();
+    const settingsFailures = failedResponses(settings);
+    await settings.goto("/settings");
+    await screenSettled(settings, "Settings");
+    await settings.getByRole("button", { name: "Rotate credential" }).click();
+    await settings.getByRole("dialog").getByRole("button", { name: "Rotate", exact: true }).click();
+    await settings.getByText("Credential rotated").waitFor();
+    const jwtAfter = (await w.su.collection("bus_users").getOne(member.busUser)).jwt as string;
+    expect(jwtAfter).not.toBe(jwtBefore);
+    // The Live tab's connection is replaced by one opened with the rotated credential.
+    expect(await eventually(async () => (await browserJwts()).join() === jwtAfter, 15_000)).toBe(true);
+    await waitForBusState(page, "connected");
+    expect([...failures, ...settingsFailures]).toEqual([]);
     await page.context().close();
   });
 

@@ -2,6 +2,7 @@
 // link; rotate own credential"): the bus_users row the active membership links to, which the bus_users view
 // rule lets every role read (rule 12), and POST /api/me/bus-creds/rotate (spec 4.2).
 import { ClientResponseError } from "pocketbase";
+import { announceOwnCredentialRotated } from "./own-credential-signal";
 import { pb } from "./pb";
 
 /** What the screen shows of the linked identity: never the seed nor the creds file. */
@@ -56,6 +57,7 @@ export async function rotateOwnCredential(): Promise<void> {
   } catch (failure) {
     throw new Error(rotationRefusal(failure));
   }
+  announceOwnCredentialRotated();
 }
 
 export function rotationRefusal(failure: unknown): string {

@@ -8,6 +8,7 @@ import { credsAuthenticator, wsconnect, type Msg, type NatsConnection, type Subs
 import { readOverride, resolveBusAddresses, type BusAddresses } from "../bus-address";
 import { loadOwnBusIdentity, readCredsFile } from "../own-identity";
 import { pb } from "../pb";
+import { onOwnCredentialRotated } from "../own-credential-signal";
 import { onSessionChange, session } from "../session.svelte";
 import { reconnectDelay } from "./backoff";
 import { dialPlan } from "./plan";
@@ -76,6 +77,9 @@ export function retryNow(): void {
   stop();
   start();
 }
+
+// My credential rotated (Settings, here or in another tab): dial again with the new one.
+onOwnCredentialRotated(() => retryNow());
 
 onSessionChange(() => {
   // A new organization means another identity and account; signed out means none: drop what was held.
