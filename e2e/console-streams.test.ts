@@ -2,7 +2,7 @@
 // owner whose linked bus identity may use the JetStream API creates a stream and a key-value bucket through
 // the UI, sees them listed, purges and deletes them, each step checked against the hub with a Node client;
 // an admin whose bus identity may not publish on the JetStream API reads the refusal naming the subject;
-// a viewer has no such screen. No response >= 400; axe finds nothing serious or critical; screenshots.
+// a viewer has no such screen. At 360 px nothing widens the page. No response >= 400; axe finds nothing serious or critical; screenshots.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { jetstream, jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
@@ -107,6 +107,11 @@ describe("streams and buckets", () => {
     await page.getByRole("dialog").getByRole("button", { name: "Close" }).click();
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, "owner-streams-listed");
+    // At 360 px the tables scroll inside the page instead of widening it.
+    await page.setViewportSize({ width: 360, height: 740 });
+    expect(await page.evaluate(() => document.scrollingElement?.scrollWidth)).toBeLessThanOrEqual(360);
+    await screenshot(page, "360-owner-streams");
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // Purge: confirmed with what is removed; the stream stays, empty.
     await streamRow.getByRole("button", { name: `Purge ${stream}` }).click();
