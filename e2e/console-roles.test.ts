@@ -26,8 +26,8 @@ type Who = (typeof ROLES)[number] | "operator" | "operator_member";
 
 /** The navigation each identity must see, written out (not derived from the capability map under test). */
 const NAVIGATION: Record<Who, string[]> = {
-  owner: ["Visualizer", "Live", "Things", "Locations", "Types", "Overlay", "Members", "Invitations", "Activity", "Bus", "Settings"],
-  admin: ["Visualizer", "Live", "Things", "Locations", "Types", "Overlay", "Members", "Invitations", "Activity", "Bus", "Settings"],
+  owner: ["Visualizer", "Live", "Things", "Locations", "Types", "Overlay", "Members", "Invitations", "Activity", "Bus", "Streams", "Settings"],
+  admin: ["Visualizer", "Live", "Things", "Locations", "Types", "Overlay", "Members", "Invitations", "Activity", "Bus", "Streams", "Settings"],
   member: ["Visualizer", "Live", "Things", "Locations", "Types", "Overlay", "Activity", "Bus", "Settings"],
   viewer: ["Visualizer", "Live", "Things", "Locations", "Types", "Overlay", "Activity", "Bus", "Settings"],
   dashboard: ["Visualizer", "Settings"],

@@ -60,8 +60,8 @@ describe("capability matrix (spec 5.1)", () => {
 
 describe("screens per role (spec 2.2)", () => {
   const expected: Record<Who, string[]> = {
-    owner: ["visualizer", "live", "things", "locations", "types", "overlay", "members", "invitations", "activity", "bus", "settings"],
-    admin: ["visualizer", "live", "things", "locations", "types", "overlay", "members", "invitations", "activity", "bus", "settings"],
+    owner: ["visualizer", "live", "things", "locations", "types", "overlay", "members", "invitations", "activity", "bus", "streams", "settings"],
+    admin: ["visualizer", "live", "things", "locations", "types", "overlay", "members", "invitations", "activity", "bus", "streams", "settings"],
     // The bus account is readable by every role (5.1); its management parts are owner/admin.
     member: ["visualizer", "live", "things", "locations", "types", "overlay", "activity", "bus", "settings"],
     viewer: ["visualizer", "live", "things", "locations", "types", "overlay", "activity", "bus", "settings"],
@@ -85,6 +85,12 @@ describe("screens per role (spec 2.2)", () => {
   it("overlay (5.1: the CA is readable by every role): every role that browses, not the dashboard role nor an operator without a membership", () => {
     const seeing = EVERYONE.filter((who) => canSee(identityOf(who), "overlay"));
     expect(seeing).toEqual(["owner", "admin", "member", "viewer"]);
+  });
+
+  it("streams (5.1: persistent streams and buckets, offered to owner/admin): owner and admin only, not an operator without a membership", () => {
+    const seeing = EVERYONE.filter((who) => canSee(identityOf(who), "streams"));
+    expect(seeing).toEqual(["owner", "admin"]);
+    expect(canSee({ role: "viewer", operator: true }, "streams")).toBe(false);
   });
 
   it("a user without organization sees only settings", () => {

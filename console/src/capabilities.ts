@@ -102,6 +102,7 @@ export const SCREENS = [
   "invitations",
   "activity",
   "bus",
+  "streams",
   "organizations",
   "audit",
   "settings",
@@ -137,6 +138,9 @@ const SCREEN_RULES: Readonly<Record<Screen, (identity: Identity) => boolean>> = 
   invitations: (i) => can(i, "invites.create"),
   activity: (i) => can(i, "activity.read"),
   bus: busScreen,
+  // Over the caller's own bus connection (5.1: bounded by its permissions); an operator without a membership
+  // has no organization account, and "streams.manage" already leaves out member, viewer and dashboard.
+  streams: (i) => can(i, "streams.manage") && can(i, "own-bus-identity"),
   organizations: (i) => can(i, "organizations.manage"),
   audit: (i) => can(i, "audit.read"),
   settings: () => true,

@@ -21,6 +21,7 @@ export const TITLES: Readonly<Record<Screen, string>> = {
   invitations: "Invitations",
   activity: "Activity",
   bus: "Bus",
+  streams: "Streams",
   organizations: "Organizations",
   audit: "Audit log",
   settings: "Settings",

@@ -15,6 +15,7 @@ export const SCREEN_MODULES: Readonly<Record<Screen, () => Promise<{ default: Sc
   invitations: () => import("./screens/Invitations.svelte"),
   activity: () => import("./screens/Activity.svelte"),
   bus: () => import("./screens/Bus.svelte"),
+  streams: () => import("./screens/Streams.svelte"),
   organizations: () => import("./screens/Organizations.svelte"),
   audit: () => import("./screens/Audit.svelte"),
   settings: () => import("./screens/Settings.svelte"),

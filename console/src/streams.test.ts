@@ -125,6 +125,11 @@ describe("streamsErrorMessage", () => {
     const refusal = Object.assign(new Error("Permissions Violation for Publish to \"$JS.API.STREAM.CREATE.S\""), { name: "PermissionViolationError", operation: "publish", subject: "$JS.API.STREAM.CREATE.S" });
     expect(streamsErrorMessage(refusal)).toBe("Your bus identity may not publish to $JS.API.STREAM.CREATE.S: its permissions bound what you can do here.");
   });
+  it("unwraps the refusal nats-core hands a request: a RequestError whose cause is the PermissionViolationError", () => {
+    const cause = Object.assign(new Error('Permissions Violation for Publish to "$JS.API.INFO"'), { name: "PermissionViolationError", operation: "publish", subject: "$JS.API.INFO" });
+    const wrapped = Object.assign(new Error(cause.message, { cause }), { name: "RequestError" });
+    expect(streamsErrorMessage(wrapped)).toBe("Your bus identity may not publish to $JS.API.INFO: its permissions bound what you can do here.");
+  });
   it("words JetStream's API codes and keeps the bus's message", () => {
     const overlap = Object.assign(new Error("subjects overlap with an existing stream"), { name: "JetStreamApiError", code: 10065 });
     expect(streamsErrorMessage(overlap)).toBe("Its subjects overlap those of an existing stream. (subjects overlap with an existing stream)");

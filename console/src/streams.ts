@@ -244,7 +244,11 @@ const API_MESSAGES: Record<number, string> = {
 
 /** A failed JetStream call in words: the bus's own refusal where it gave one, the code's meaning otherwise. */
 export function streamsErrorMessage(error: unknown): string {
-  const e = (typeof error === "object" && error !== null ? error : {}) as { name?: unknown; code?: unknown; message?: unknown; operation?: unknown; subject?: unknown };
+  const e = (typeof error === "object" && error !== null ? error : {}) as { name?: unknown; code?: unknown; message?: unknown; operation?: unknown; subject?: unknown; cause?: unknown };
+  // nats-core rejects a request the server refused with a RequestError whose cause is the refusal itself.
+  if (e.name === "RequestError" && typeof e.cause === "object" && e.cause !== null && (e.cause as { name?: unknown }).name === "PermissionViolationError") {
+    return streamsErrorMessage(e.cause);
+  }
   const message = typeof e.message === "string" ? e.message : "";
   if (e.name === "PermissionViolationError") {
     return `Your bus identity may not ${e.operation === "subscription" ? "subscribe to" : "publish to"} ${typeof e.subject === "string" ? e.subject : "this subject"}: its permissions bound what you can do here.`;
