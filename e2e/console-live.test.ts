@@ -214,6 +214,23 @@ describe("live view", () => {
     await page.context().close();
   });
 
+  it("signing out closes the browser's bus connection (its creds lived in memory only) and leaves nothing in storage", async () => {
+    const { page, failures } = await signedIn(member.email, "Live");
+    await waitForBusState(page, "connected");
+    expect(await eventually(async () => (await browserConnections()) === 1, 5_000)).toBe(true);
+    const creds = (await w.su.collection("bus_users").getOne(member.busUser)).creds_file as string;
+    const seed = creds.match(/\bSU[A-Z2-7]{50,}/)?.[0] as string;
+    expect(seed).toMatch(/^SU/);
+    const stored = async () => page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }));
+    expect(await stored()).not.toContain(seed);
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL((url) => url.pathname === "/signin");
+    expect(await eventually(async () => (await browserConnections()) === 0, 10_000)).toBe(true);
+    expect(await stored()).not.toContain(seed);
+    expect(failures).toEqual([]);
+    await page.context().close();
+  });
+
   it("this device's override replaces the server's list; without either, the built-in default", async () => {
     const context = await browser.newContext({ baseURL: bus.platform.url });
     const { page, failures } = await signedIn(member.email, "Live", context);
