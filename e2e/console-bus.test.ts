@@ -12,7 +12,8 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { busAccepts, closedWithin, connectWithCreds, eventually, startPlatformWithBus, type PlatformWithBus } from "./harness/bus";
-import { CONSOLE_DIR, failedResponses, launchBrowser, screenSettled, screenshot, seriousViolations, signInThroughForm } from "./harness/browser";
+import { CONSOLE_DIR, launchBrowser, screenshot, openScreen } from "./harness/browser";
+import { expectNoSeriousViolations } from "./harness/console";
 import { PASSWORD, buildWorld, createMember, unique, type World } from "./harness/world";
 
 if (!existsSync(join(CONSOLE_DIR, "index.html"))) throw new Error(`no built console in ${CONSOLE_DIR}: run make build`);
@@ -35,19 +36,7 @@ afterAll(async () => {
 
 /** Signs `email` in and opens `screen` through the navigation. */
 async function open(email: string, screen = "Bus"): Promise<{ page: Page; failures: string[] }> {
-  const context = await browser.newContext({ baseURL: bus.platform.url, acceptDownloads: true });
-  const page = await context.newPage();
-  const failures = failedResponses(page);
-  await page.goto("/signin");
-  await signInThroughForm(page, email, PASSWORD);
-  await page.waitForURL((url) => url.pathname !== "/signin");
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: screen, exact: true }).click();
-  await screenSettled(page, screen);
-  return { page, failures };
-}
-
-async function noSeriousViolations(page: Page, where: string): Promise<void> {
-  expect(await seriousViolations(page), where).toEqual([]);
+  return openScreen(await browser.newContext({ baseURL: bus.platform.url, acceptDownloads: true }), email, PASSWORD, screen);
 }
 
 /** Confirms in the dialog titled `title` with the button `label`, after checking it says `says`. */
@@ -55,7 +44,7 @@ async function confirm(page: Page, title: string, label: string, says?: string):
   const dialog = page.getByRole("dialog", { name: title });
   await dialog.waitFor();
   if (says) await dialog.getByText(says, { exact: false }).waitFor();
-  await noSeriousViolations(page, `${title} confirmation`);
+  await expectNoSeriousViolations(page, `${title} confirmation`);
   await dialog.getByRole("button", { name: label, exact: true }).click();
   await dialog.waitFor({ state: "hidden" });
 }
@@ -94,7 +83,7 @@ describe("bus account", () => {
     await expect.poll(() => account.getByTestId("bus-confirmation").textContent()).toBe("Confirmed by the bus");
     await account.getByText("Connections", { exact: true }).waitFor();
     await account.getByText(first, { exact: true }).waitFor();
-    await noSeriousViolations(page, "bus account");
+    await expectNoSeriousViolations(page, "bus account");
     await screenshot(page, "owner-bus");
 
     // The only key: refused in words, nothing sent.
@@ -141,7 +130,7 @@ describe("bus users", () => {
     const form = page.getByRole("dialog", { name: "New bus user" });
     await form.getByLabel("Name").fill(name);
     await form.getByLabel("Role").selectOption({ label: world.a.bus_roles.name as string });
-    await noSeriousViolations(page, "new bus user");
+    await expectNoSeriousViolations(page, "new bus user");
     await form.getByRole("button", { name: "Create bus user" }).click();
     await form.waitFor({ state: "hidden" });
     const row = rowOf(users, name);
@@ -192,7 +181,7 @@ describe("bus users", () => {
     const regenerated = await world.su.collection("bus_users").getOne(stored.id);
     expect(regenerated.public_key).toBe(replaced.public_key);
     expect(regenerated.jwt).not.toBe(replaced.jwt);
-    await noSeriousViolations(page, "bus users after changes");
+    await expectNoSeriousViolations(page, "bus users after changes");
     await screenshot(page, "owner-bus-users");
     expect(failures).toEqual([]);
     await page.context().close();
@@ -212,7 +201,7 @@ describe("bus users", () => {
     await links.getByText(`${memberName} now uses ${identity.name}.`).waitFor();
     const membership = await world.su.collection("memberships").getFirstListItem(`user = "${member.id}"`);
     expect(membership.bus_user).toBe(identity.id);
-    await noSeriousViolations(page, "members' bus identities");
+    await expectNoSeriousViolations(page, "members' bus identities");
     await screenshot(page, "owner-bus-links");
 
     // At phone width the screen does not widen the page (its tables scroll in their own box).
@@ -242,7 +231,7 @@ describe("roles, exports and imports", () => {
     await form.getByLabel("May publish to").fill("telemetry.>, heartbeat.*");
     await form.getByLabel("May subscribe to").fill("cmd.>");
     await form.getByLabel("Default role").check();
-    await noSeriousViolations(page, "new role");
+    await expectNoSeriousViolations(page, "new role");
     await form.getByRole("button", { name: "Create role" }).click();
     await form.waitFor({ state: "hidden" });
     await rowOf(roles, name).getByRole("cell", { name: "Default", exact: true }).waitFor();
@@ -275,7 +264,7 @@ describe("roles, exports and imports", () => {
     await importForm.getByLabel("Subject", { exact: true }).fill("telemetry.>");
     await importForm.getByLabel("Exporting account's public key").fill(world.b.bus_accounts.public_key as string);
     await importForm.getByLabel("Local subject").fill("partner.b.>");
-    await noSeriousViolations(page, "new import");
+    await expectNoSeriousViolations(page, "new import");
     await importForm.getByRole("button", { name: "Create import" }).click();
     await importForm.waitFor({ state: "hidden" });
     await rowOf(imports, imported).waitFor();
@@ -296,7 +285,7 @@ describe("read-only roles", () => {
     expect(await page.getByRole("region", { name: "Bus users" }).count()).toBe(0);
     expect(await page.getByRole("region", { name: "Roles" }).count()).toBe(0);
     expect(await page.getByRole("button").filter({ hasText: /Suspend|Revoke|Download creds|New bus user/ }).count()).toBe(0);
-    await noSeriousViolations(page, "viewer bus");
+    await expectNoSeriousViolations(page, "viewer bus");
     await screenshot(page, "viewer-bus");
     expect(failures).toEqual([]);
     await page.context().close();

@@ -8,8 +8,8 @@
 // the lists and dialogs.
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { failedResponses, screenSettled, screenshot, seriousViolations, signInThroughForm } from "./harness/browser";
-import { useConsole } from "./harness/console";
+import { failedResponses, screenshot, signInThroughForm, screenSettled } from "./harness/browser";
+import { useConsole, expectNoSeriousViolations } from "./harness/console";
 import { PASSWORD, createMember, unique } from "./harness/world";
 
 const { platform, world, ui } = useConsole();
@@ -28,10 +28,6 @@ async function signIn(email: string): Promise<{ page: Page; failures: string[] }
 async function openScreen(page: Page, title: "Locations" | "Types"): Promise<void> {
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: title, exact: true }).click();
   await screenSettled(page, title);
-}
-
-async function noSeriousViolations(page: Page, where: string): Promise<void> {
-  expect(await seriousViolations(page), where).toEqual([]);
 }
 
 /** The list of one collection on the screen (a landmark named after it). */
@@ -54,7 +50,7 @@ async function submitForm(page: Page, title: string, fill: (dialog: Locator) => 
   const dialog = page.getByRole("dialog", { name: title });
   await dialog.waitFor();
   await fill(dialog);
-  await noSeriousViolations(page, `${title} dialog`);
+  await expectNoSeriousViolations(page, `${title} dialog`);
   await dialog.getByRole("button", { name: submit, exact: true }).click();
   await dialog.waitFor({ state: "hidden" });
   await page.locator('main[aria-busy="false"]').waitFor();
@@ -64,7 +60,7 @@ async function confirmDelete(page: Page, region: Locator, name: string, title: s
   await row(region, name).getByRole("button", { name: `Delete ${name}` }).click();
   const dialog = page.getByRole("dialog", { name: title });
   await dialog.waitFor();
-  await noSeriousViolations(page, `${title} confirmation`);
+  await expectNoSeriousViolations(page, `${title} confirmation`);
   await dialog.getByRole("button", { name: "Delete", exact: true }).click();
   await dialog.waitFor({ state: "hidden" });
   await row(region, name).waitFor({ state: "detached" });
@@ -77,7 +73,7 @@ describe("console Locations and Types", () => {
     const { page, failures } = await signIn(world.users.owner.email as string);
     const alpha = world.a.organization.id;
     await openScreen(page, "Types");
-    await noSeriousViolations(page, "Types");
+    await expectNoSeriousViolations(page, "Types");
 
     // Location Type: create, then rename.
     const locationTypes = list(page, "Location Types");
@@ -127,7 +123,7 @@ describe("console Locations and Types", () => {
     await row(operations, flush).getByRole("cell", { name: "Flush the line" }).waitFor();
     const storedOperation = await world.su.collection("thing_type_operations").getFirstListItem(world.su.filter("name = {:n}", { n: flush }));
     expect([storedOperation.organization, storedOperation.thing_type, storedOperation.description]).toEqual([alpha, storedThingType.id, "Flush the line"]);
-    await noSeriousViolations(page, "Types with new rows");
+    await expectNoSeriousViolations(page, "Types with new rows");
     await screenshot(page, "owner-types-managed");
 
     // Location of the new type inside HQ: type and parent choices are Alpha's rows only.
@@ -155,7 +151,7 @@ describe("console Locations and Types", () => {
     await row(locations, lab).getByRole("cell", { name: "L-2", exact: true }).waitFor();
     const edited = await world.su.collection("locations").getOne(stored.id);
     expect([edited.organization, edited.code, edited.type, edited.parent]).toEqual([alpha, "L-2", storedLocationType.id, world.a.locations.id]);
-    await noSeriousViolations(page, "Locations");
+    await expectNoSeriousViolations(page, "Locations");
     await screenshot(page, "owner-locations-managed");
 
     // Deletes, each confirmed; the records are gone from the API.
@@ -182,7 +178,7 @@ describe("console Locations and Types", () => {
     await dialog.getByLabel("Name").fill("Too late");
     await dialog.getByRole("button", { name: "Save" }).click();
     await expect.poll(() => dialog.getByRole("alert").textContent()).toBe("The requested resource wasn't found.");
-    await noSeriousViolations(page, "refused edit");
+    await expectNoSeriousViolations(page, "refused edit");
     await screenshot(page, "owner-types-refused");
     expect(failures).toEqual([expect.stringMatching(new RegExp(`^404 PATCH .*/api/collections/location_types/records/${doomed.id}`))]);
     await page.context().close();
@@ -210,7 +206,7 @@ describe("console Locations and Types", () => {
     await openScreen(page, "Types");
     await row(list(page, "Thing Types"), "Sensor").waitFor();
     expect(await page.getByRole("main").getByRole("button", { name: ACTION_BUTTON }).count()).toBe(0);
-    await noSeriousViolations(page, "member Types");
+    await expectNoSeriousViolations(page, "member Types");
 
     // At phone width the list with its actions and the form fit; Escape closes the form.
     await page.setViewportSize({ width: 360, height: 740 });
@@ -252,7 +248,7 @@ describe("console Locations and Types", () => {
     await page.locator('main[aria-busy="false"]').waitFor();
     expect(await page.getByRole("main").getByRole("button", { name: ACTION_BUTTON }).count()).toBe(0);
     expect(await page.getByRole("columnheader", { name: "Actions" }).count()).toBe(0);
-    await noSeriousViolations(page, "viewer Locations");
+    await expectNoSeriousViolations(page, "viewer Locations");
     await screenshot(page, "viewer-locations");
 
     await openScreen(page, "Types");
@@ -268,7 +264,7 @@ describe("console Locations and Types", () => {
       }
     }
     expect(await page.getByRole("main").getByRole("button", { name: ACTION_BUTTON }).count()).toBe(0);
-    await noSeriousViolations(page, "viewer Types");
+    await expectNoSeriousViolations(page, "viewer Types");
     await screenshot(page, "viewer-types");
 
     // At phone width the page itself does not scroll sideways (wide tables scroll inside it).

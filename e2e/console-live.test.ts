@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { NatsConnection } from "@nats-io/transport-node";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CONSOLE_DIR, failedResponses, launchBrowser, screenSettled, screenshot, seriousViolations, signInThroughForm } from "./harness/browser";
+import { CONSOLE_DIR, launchBrowser, failedResponses, seriousViolations, screenshot, signInThroughForm, screenSettled, openScreen } from "./harness/browser";
 import { connectWithCreds, eventually, startPlatformWithBus, type PlatformWithBus } from "./harness/bus";
 import { gatewayLeafConfig, startSiteLeaf } from "./harness/leaf";
 import { buildWorld, createMember, PASSWORD, unique, type World } from "./harness/world";
@@ -47,14 +47,7 @@ afterAll(async () => {
 });
 
 async function signedIn(email: string, screen: string, context?: BrowserContext): Promise<{ page: Page; failures: string[] }> {
-  const page = await (context ?? (await browser.newContext({ baseURL: bus.platform.url }))).newPage();
-  const failures = failedResponses(page);
-  await page.goto("/signin");
-  await signInThroughForm(page, email, PASSWORD);
-  await page.waitForURL((url) => url.pathname !== "/signin");
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: screen, exact: true }).click();
-  await screenSettled(page, screen);
-  return { page, failures };
+  return openScreen(context ?? (await browser.newContext({ baseURL: bus.platform.url })), email, PASSWORD, screen);
 }
 
 const busState = (page: Page) => page.getByTestId("bus-state").getAttribute("data-state");

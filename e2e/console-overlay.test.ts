@@ -9,34 +9,21 @@ import { readFileSync } from "node:fs";
 import yaml from "js-yaml";
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { failedResponses, screenSettled, screenshot, seriousViolations, signInThroughForm } from "./harness/browser";
-import { useConsole } from "./harness/console";
+import { screenshot, openScreen } from "./harness/browser";
+import { useConsole, expectNoSeriousViolations } from "./harness/console";
 import { PASSWORD, createMember, createOrganization, unique } from "./harness/world";
 
 const { platform, world, ui } = useConsole();
 
 async function openOverlay(email: string, viewport = { width: 1280, height: 800 }): Promise<{ page: Page; failures: string[] }> {
-  const context = await ui.browser.newContext({ baseURL: platform.url, acceptDownloads: true, viewport });
-  const page = await context.newPage();
-  const failures = failedResponses(page);
-  await page.goto("/signin");
-  await signInThroughForm(page, email, PASSWORD);
-  await page.waitForURL("**/things");
-  await screenSettled(page, "Things");
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Overlay", exact: true }).click();
-  await screenSettled(page, "Overlay");
-  return { page, failures };
-}
-
-async function noSeriousViolations(page: Page, where: string): Promise<void> {
-  expect(await seriousViolations(page), where).toEqual([]);
+  return openScreen(await ui.browser.newContext({ baseURL: platform.url, acceptDownloads: true, viewport }), email, PASSWORD, "Overlay");
 }
 
 /** Answers a confirmation dialog with its action, after checking it with axe. */
 async function confirm(page: Page, title: string, label: string): Promise<void> {
   const dialog = page.getByRole("dialog", { name: title });
   await dialog.waitFor();
-  await noSeriousViolations(page, `${title} confirmation`);
+  await expectNoSeriousViolations(page, `${title} confirmation`);
   await dialog.getByRole("button", { name: label, exact: true }).click();
   await dialog.waitFor({ state: "hidden" });
   await page.locator('main[aria-busy="false"]').waitFor();
@@ -64,7 +51,7 @@ describe("console Overlay", () => {
     await ca.getByText("No rotation under way: hosts trust one CA.").waitFor();
     // From no rotation only prepare is offered.
     expect(await ca.getByRole("button").allTextContents()).toEqual(["Prepare"]);
-    await noSeriousViolations(page, "Overlay");
+    await expectNoSeriousViolations(page, "Overlay");
     await screenshot(page, "owner-overlay");
 
     await ca.getByRole("button", { name: "Prepare" }).click();
@@ -91,7 +78,7 @@ describe("console Overlay", () => {
     // The one response >= 400 this walk expects: the refused finish.
     expect(failures).toEqual([`400 POST ${platform.url}/api/org/overlay-ca/rotate`]);
     failures.length = 0;
-    await noSeriousViolations(page, "refused finish");
+    await expectNoSeriousViolations(page, "refused finish");
     await screenshot(page, "owner-overlay-finish-refused");
 
     await refusal.getByRole("button", { name: "Renew host edge-b" }).click();
@@ -118,7 +105,7 @@ describe("console Overlay", () => {
     const networkForm = page.getByRole("dialog", { name: "New Network" });
     await networkForm.getByLabel("Name").fill(networkName);
     await networkForm.getByLabel("CIDR").fill("10.77.0.0/24");
-    await noSeriousViolations(page, "network form");
+    await expectNoSeriousViolations(page, "network form");
     await networkForm.getByRole("button", { name: "Create Network" }).click();
     await networkForm.waitFor({ state: "hidden" });
     const network = await world.su.collection("overlay_networks").getFirstListItem(`name = "${networkName}"`);
@@ -131,7 +118,7 @@ describe("console Overlay", () => {
     await hostForm.getByLabel("Network").selectOption({ label: networkName });
     await hostForm.getByLabel("Overlay IP").fill("10.77.0.9");
     await hostForm.getByLabel("Groups").fill("gateways, plant");
-    await noSeriousViolations(page, "host form");
+    await expectNoSeriousViolations(page, "host form");
     await hostForm.getByRole("button", { name: "Create host" }).click();
     await hostForm.waitFor({ state: "hidden" });
     const host = await world.su.collection("overlay_hosts").getFirstListItem(`name = "${hostName}"`);
@@ -139,7 +126,7 @@ describe("console Overlay", () => {
 
     const hosts = page.getByRole("region", { name: "Overlay hosts" });
     await hosts.getByRole("cell", { name: hostName, exact: true }).waitFor();
-    await noSeriousViolations(page, "hosts");
+    await expectNoSeriousViolations(page, "hosts");
     const [download] = await Promise.all([page.waitForEvent("download"), hosts.getByRole("button", { name: `Download config of ${hostName}` }).click()]);
     expect(download.suggestedFilename()).toBe(`${hostName}.yml`);
     const text = readFileSync((await download.path()) as string, "utf8");
@@ -184,7 +171,7 @@ describe("console Overlay", () => {
     const { page, failures } = await openOverlay(owner.email as string);
     const audit = page.getByRole("region", { name: "Certificate audit" });
     await audit.getByText("crane (10.61.0.7)").waitFor();
-    await noSeriousViolations(page, "certificate audit");
+    await expectNoSeriousViolations(page, "certificate audit");
     await screenshot(page, "owner-overlay-audit");
     await audit.getByRole("button", { name: "Renew crane", exact: true }).click();
     await confirm(page, "Renew host", "Renew");
@@ -218,7 +205,7 @@ describe("console Overlay", () => {
     await page.getByText("Read only: owners and admins rotate the CA.").waitFor();
     expect(await page.getByRole("main").getByRole("button").count()).toBe(0);
     expect(await page.getByRole("region", { name: "Overlay hosts" }).count()).toBe(0);
-    await noSeriousViolations(page, "viewer Overlay");
+    await expectNoSeriousViolations(page, "viewer Overlay");
     await screenshot(page, "viewer-overlay");
     expect(failures).toEqual([]);
     await page.context().close();

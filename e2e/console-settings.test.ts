@@ -8,8 +8,8 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { failedResponses, screenSettled, screenshot, seriousViolations, signInThroughForm } from "./harness/browser";
-import { useConsole } from "./harness/console";
+import { screenshot, screenSettled, openScreen } from "./harness/browser";
+import { useConsole, expectNoSeriousViolations } from "./harness/console";
 import { PASSWORD, client, createMember, statusOf, unique } from "./harness/world";
 
 const SERVER_URLS = ["ws://127.0.0.1:9333", "ws://127.0.0.2:9333"];
@@ -18,26 +18,14 @@ const ROTATE = "/api/me/bus-creds/rotate";
 
 /** Signs `email` in and opens `path` through the navigation's link named `screen`. */
 async function open(email: string, screen: string): Promise<{ page: Page; failures: string[] }> {
-  const context = await ui.browser.newContext({ baseURL: platform.url, acceptDownloads: true });
-  const page = await context.newPage();
-  const failures = failedResponses(page);
-  await page.goto("/signin");
-  await signInThroughForm(page, email, PASSWORD);
-  await page.waitForURL((url) => url.pathname !== "/signin");
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: screen, exact: true }).click();
-  await screenSettled(page, screen);
-  return { page, failures };
-}
-
-async function noSeriousViolations(page: Page, where: string): Promise<void> {
-  expect(await seriousViolations(page), where).toEqual([]);
+  return openScreen(await ui.browser.newContext({ baseURL: platform.url, acceptDownloads: true }), email, PASSWORD, screen);
 }
 
 /** Confirms in the dialog titled `title` with the button `label`. */
 async function confirm(page: Page, title: string, label: string): Promise<void> {
   const dialog = page.getByRole("dialog", { name: title });
   await dialog.waitFor();
-  await noSeriousViolations(page, `${title} confirmation`);
+  await expectNoSeriousViolations(page, `${title} confirmation`);
   await dialog.getByRole("button", { name: label, exact: true }).click();
 }
 
@@ -54,7 +42,7 @@ describe("settings", () => {
     const user = await createMember(world.su, world.a.organization.id, "viewer");
     const { page, failures } = await open(user.email as string, "Settings");
     await page.getByRole("region", { name: "Profile" }).getByText(user.email as string).waitFor();
-    await noSeriousViolations(page, "settings");
+    await expectNoSeriousViolations(page, "settings");
     const name = unique("Renamed");
     await page.getByLabel("Name", { exact: true }).fill(name);
     await page.getByRole("button", { name: "Save profile" }).click();
@@ -82,7 +70,7 @@ describe("settings", () => {
     await section.getByLabel("New password again").fill(changed);
     await section.getByRole("button", { name: "Change password" }).click();
     await section.getByText("Password changed.").waitFor();
-    await noSeriousViolations(page, "password changed");
+    await expectNoSeriousViolations(page, "password changed");
     // The session goes on with the new token: the next screen loads without a 401.
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Visualizer", exact: true }).click();
     await screenSettled(page, "Visualizer");
@@ -108,7 +96,7 @@ describe("settings", () => {
     await section.getByText("Active", { exact: true }).waitFor();
     // The seed is never on the page.
     expect(await page.content()).not.toContain(parseCreds(minted.creds_file).seed);
-    await noSeriousViolations(page, "settings with a bus identity");
+    await expectNoSeriousViolations(page, "settings with a bus identity");
     await screenshot(page, "member-settings-bus-identity");
 
     const [download] = await Promise.all([page.waitForEvent("download"), section.getByRole("button", { name: "Download creds file" }).click()]);
@@ -130,7 +118,7 @@ describe("settings", () => {
     const dialog = page.getByRole("dialog", { name: "Rotate credential" });
     await dialog.getByRole("button", { name: "Rotate", exact: true }).click();
     await expect.poll(() => dialog.getByRole("alert").textContent()).toContain("Your bus identity is suspended, so its credential cannot be rotated");
-    await noSeriousViolations(page, "rotation refused");
+    await expectNoSeriousViolations(page, "rotation refused");
     await screenshot(page, "member-settings-rotate-suspended");
     await dialog.getByRole("button", { name: "Cancel" }).click();
     await section.getByText("Suspended", { exact: true }).waitFor();
@@ -160,7 +148,7 @@ describe("settings", () => {
     await field.fill("https://bus.example.test");
     await section.getByRole("button", { name: "Save override" }).click();
     await expect.poll(() => section.getByRole("alert").textContent()).toContain("must start with ws:// or wss://");
-    await noSeriousViolations(page, "override refused");
+    await expectNoSeriousViolations(page, "override refused");
 
     const override = ["wss://bus-a.example.test:443", "wss://bus-b.example.test:443"];
     await field.fill(`${override[0]}, ${override[1]}`);
@@ -168,7 +156,7 @@ describe("settings", () => {
     await expect.poll(() => source.textContent()).toContain("this device's override");
     for (const url of override) await section.getByText(url, { exact: true }).waitFor();
     expect(await page.evaluate(() => Object.values(localStorage).some((v) => v.includes("bus-a.example.test")))).toBe(true);
-    await noSeriousViolations(page, "override saved");
+    await expectNoSeriousViolations(page, "override saved");
     await screenshot(page, "member-settings-bus-override");
 
     // Kept on this device across a reload; cleared, the server's list is back.
@@ -197,7 +185,7 @@ describe("activity", () => {
     const { page, failures } = await open(world.users.viewer.email as string, "Activity");
     const entries = page.locator("ul.activity > li");
     await expect.poll(() => entries.first().textContent()).toContain(`${world.users.owner.email as string} created Location “${label}”`);
-    await noSeriousViolations(page, "activity");
+    await expectNoSeriousViolations(page, "activity");
     await screenshot(page, "viewer-activity");
     expect(failures).toEqual([]);
     await page.context().close();

@@ -7,8 +7,8 @@
 // and its dialogs.
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { failedResponses, screenSettled, screenshot, seriousViolations, signInThroughForm } from "./harness/browser";
-import { useConsole } from "./harness/console";
+import { failedResponses, screenshot, signInThroughForm, screenSettled } from "./harness/browser";
+import { useConsole, expectNoSeriousViolations } from "./harness/console";
 import { PASSWORD, client, createMember, createOrganization, unique } from "./harness/world";
 
 const { platform, world, ui } = useConsole();
@@ -29,10 +29,6 @@ function secret(dialog: Locator, label: string): Locator {
   return dialog.locator(`.secret:has(.label:text-is("${label}")) code`);
 }
 
-async function noSeriousViolations(page: Page, where: string): Promise<void> {
-  expect(await seriousViolations(page), where).toEqual([]);
-}
-
 /** Opens a Thing's detail from the list (searched by its code). */
 async function openDetail(page: Page, code: string, name: string): Promise<Locator> {
   await page.getByLabel("Search").fill(code);
@@ -45,7 +41,7 @@ async function openDetail(page: Page, code: string, name: string): Promise<Locat
 async function confirm(page: Page, title: string, label: string): Promise<void> {
   const dialog = page.getByRole("dialog", { name: title });
   await dialog.waitFor();
-  await noSeriousViolations(page, `${title} confirmation`);
+  await expectNoSeriousViolations(page, `${title} confirmation`);
   await dialog.getByRole("button", { name: label, exact: true }).click();
   await dialog.waitFor({ state: "hidden" });
 }
@@ -53,19 +49,19 @@ async function confirm(page: Page, title: string, label: string): Promise<void> 
 describe("console Things", () => {
   it("owner: the wizard creates a Thing, shows its e-mail, password and enrollment command once, and the password signs the Thing in", async () => {
     const { page, failures } = await openThings(world.users.owner.email as string);
-    await noSeriousViolations(page, "Things");
+    await expectNoSeriousViolations(page, "Things");
     await page.getByRole("button", { name: "New Thing" }).click();
     const wizard = page.getByRole("dialog", { name: "New Thing" });
     const name = unique("Wizard thing");
     await wizard.getByLabel("Name").fill(name);
     await wizard.getByLabel("Type").selectOption({ label: "Sensor" });
     await wizard.getByLabel("Location").selectOption({ label: "HQ" });
-    await noSeriousViolations(page, "wizard details");
+    await expectNoSeriousViolations(page, "wizard details");
     await wizard.getByRole("button", { name: "Next" }).click();
     expect(await wizard.getByLabel("Bus identity").locator("option").allTextContents()).toEqual(["None", "Create a new one", "Link an existing one"]);
     await wizard.getByLabel("Bus identity").selectOption({ label: "Link an existing one" });
     await wizard.getByLabel("Bus user").selectOption({ label: "device-user" });
-    await noSeriousViolations(page, "wizard identities");
+    await expectNoSeriousViolations(page, "wizard identities");
     await wizard.getByRole("button", { name: "Create Thing" }).click();
 
     const done = page.getByRole("dialog", { name: "Thing created" });
@@ -78,7 +74,7 @@ describe("console Things", () => {
     );
     await done.getByRole("button", { name: "Copy password" }).click();
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(password);
-    await noSeriousViolations(page, "wizard result");
+    await expectNoSeriousViolations(page, "wizard result");
     await screenshot(page, "owner-thing-created");
 
     // The Thing signs in through the API with the shown password; its record is what the wizard asked for.
@@ -105,7 +101,7 @@ describe("console Things", () => {
     await wizard.getByRole("button", { name: "Next" }).click();
     expect(await wizard.getByLabel("Bus identity").locator("option").allTextContents()).toEqual(["None"]);
     expect(await wizard.getByLabel("Overlay host").locator("option").allTextContents()).toEqual(["None"]);
-    await noSeriousViolations(page, "member wizard identities");
+    await expectNoSeriousViolations(page, "member wizard identities");
     await wizard.getByRole("button", { name: "Create Thing" }).click();
     await secret(page.getByRole("dialog", { name: "Thing created" }), "Password").waitFor();
     expect(failures).toEqual([]);
@@ -123,7 +119,7 @@ describe("console Things", () => {
     await wizard.getByRole("button", { name: "Next" }).click();
     expect(await wizard.getByLabel("Bus identity").locator("option", { hasText: "Create a new one" }).isDisabled()).toBe(true);
     await wizard.getByText("This organization is suspended, so it has no active bus account").waitFor();
-    await noSeriousViolations(page, "suspended wizard");
+    await expectNoSeriousViolations(page, "suspended wizard");
     expect(failures).toEqual([]);
     await page.context().close();
   });
@@ -133,7 +129,7 @@ describe("console Things", () => {
     const created = await world.su.collection("things").create({ organization: world.a.organization.id, name: "Lifecycle", code, active: true, password: PASSWORD, passwordConfirm: PASSWORD });
     const { page, failures } = await openThings(world.users.owner.email as string);
     const detail = await openDetail(page, code, "Lifecycle");
-    await noSeriousViolations(page, "Thing detail");
+    await expectNoSeriousViolations(page, "Thing detail");
     await screenshot(page, "owner-thing-detail");
 
     await detail.getByRole("button", { name: "Deactivate" }).click();
@@ -172,7 +168,7 @@ describe("console Things", () => {
     expect(await page.getByRole("button", { name: "New Thing" }).count()).toBe(0);
     const detail = await openDetail(page, world.a.things.code as string, "Thermostat");
     expect(await detail.getByRole("button").allTextContents()).toEqual(["Close"]);
-    await noSeriousViolations(page, "viewer Thing detail");
+    await expectNoSeriousViolations(page, "viewer Thing detail");
     await screenshot(page, "viewer-thing-detail");
     // Keyboard: Escape closes the dialog and focus returns to the name that opened it.
     await page.keyboard.press("Escape");

@@ -3,7 +3,7 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { REPO_ROOT } from "./process";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -55,6 +55,21 @@ export async function signInThroughForm(page: Page, email: string, password: str
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+/**
+ * A new page of `context`, signed in as `email` through the form, on `screen` opened through the main
+ * navigation, with the log of its responses >= 400 (failedResponses).
+ */
+export async function openScreen(context: BrowserContext, email: string, password: string, screen: string): Promise<{ page: Page; failures: string[] }> {
+  const page = await context.newPage();
+  const failures = failedResponses(page);
+  await page.goto("/signin");
+  await signInThroughForm(page, email, password);
+  await page.waitForURL((url) => url.pathname !== "/signin");
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: screen, exact: true }).click();
+  await screenSettled(page, screen);
+  return { page, failures };
 }
 
 /** Waits until the screen titled `title` is shown and nothing is loading. */

@@ -1,9 +1,9 @@
 // The fixture of a console browser test file (vitest only; benches use browser.ts alone).
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll } from "vitest";
-import { CONSOLE_DIR, launchBrowser } from "./browser";
+import { afterAll, beforeAll, expect } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { CONSOLE_DIR, launchBrowser, seriousViolations } from "./browser";
 import type { Platform } from "./platform";
 import { useWorld, type World } from "./world";
 
@@ -20,4 +20,9 @@ export function useConsole(env: Record<string, string> = {}): { platform: Platfo
   });
   afterAll(async () => ui.browser?.close());
   return { platform, world, ui };
+}
+
+/** axe finds nothing serious or critical on `page` (`where` names the screen or dialog in a failure). */
+export async function expectNoSeriousViolations(page: Page, where: string): Promise<void> {
+  expect(await seriousViolations(page), where).toEqual([]);
 }
