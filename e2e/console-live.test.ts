@@ -170,20 +170,31 @@ describe("live view", () => {
     }
   });
 
-  it("suspending my bus user drops the browser's bus connection; reactivating lets it back without a reload", async () => {
+  it("suspending my bus user from an owner's Bus screen drops my browser's bus connection; reactivating there lets it back without a reload", async () => {
     const { page, failures } = await signedIn(member.email, "Live");
     await waitForBusState(page, "connected");
     expect(await eventually(async () => (await browserConnections()) === 1, 5_000)).toBe(true);
-    const owner = await w.client("owner");
-    await owner.collection("bus_users").update(member.busUser, { active: false });
+    const ownerTab = await signedIn(w.users.owner.email as string, "Bus");
+    const name = (await w.su.collection("bus_users").getOne(member.busUser)).name as string;
+    const users = ownerTab.page.getByRole("region", { name: "Bus users" });
+    const row = users.locator("tbody tr").filter({ has: ownerTab.page.getByRole("cell", { name, exact: true }) });
+    const answer = async (title: string, label: string) => {
+      const dialog = ownerTab.page.getByRole("dialog", { name: title });
+      await dialog.getByRole("button", { name: label, exact: true }).click();
+      await dialog.waitFor({ state: "hidden" });
+    };
+    await row.getByRole("button", { name: `Suspend ${name}` }).click();
+    await answer("Suspend bus user", "Suspend");
     await page.locator('[data-testid="bus-state"]:not([data-state="connected"])').waitFor({ timeout: 20_000 });
     expect(await eventually(async () => (await browserConnections()) === 0, 10_000)).toBe(true);
     console.log(`suspended: bus state shown "${await busState(page)}", detail "${await page.getByTestId("bus-detail").textContent().catch(() => "")}"`);
-    await owner.collection("bus_users").update(member.busUser, { active: true });
+    await row.getByRole("button", { name: `Reactivate ${name}` }).click();
+    await answer("Reactivate bus user", "Reactivate");
     await waitForBusState(page, "connected", 30_000);
     expect(await browserConnections()).toBe(1);
-    expect(failures).toEqual([]);
+    expect([...failures, ...ownerTab.failures]).toEqual([]);
     await page.context().close();
+    await ownerTab.page.context().close();
   });
 
   it("rotating my own credential in Settings (another tab) reconnects the held bus connection with the new one", async () => {
