@@ -83,7 +83,11 @@ function replaceKey(user: core.Record): void {
   user.set("seed", sealSecret(key.seed));
 }
 
-/** Signs a credential for the user's current key, issued strictly after any cutoff of that key. */
+/**
+ * Signs a credential for the user's current key, issued strictly after any cutoff of that key and after
+ * the credential it replaces: a JWT's claims are its issue second and fields, so a re-sign within the same
+ * second would hand back the very same credential.
+ */
 function mint(tx: CoreApp, n: CollectionNames, user: core.Record): void {
   const account = accountOf(tx, n, user.getString("organization"));
   if (!account) throw badRequest("the organization has no bus account");
@@ -95,7 +99,7 @@ function mint(tx: CoreApp, n: CollectionNames, user: core.Record): void {
     accountPub: account.getString("public_key"),
     publish: permissionsFrom(jsonOf<unknown>(user, "publish_permissions")),
     subscribe: permissionsFrom(jsonOf<unknown>(user, "subscribe_permissions")),
-    iat: Math.max(nowSeconds(), cutoff + 1),
+    iat: Math.max(nowSeconds(), cutoff + 1, jwtIssuedAt(user.getString("jwt")) + 1),
   }));
   user.set("jwt", jwt);
   user.set("creds_file", credsFile(jwt, unsealSecret(user.getString("seed"), "the bus user's seed")));
