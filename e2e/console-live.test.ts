@@ -334,7 +334,7 @@ describe("visualizer", () => {
       return metrics.find((m) => m.name === "JSHeapUsedSize")?.value ?? 0;
     };
     await cdp.send("Performance.enable");
-    const CYCLES = 10;
+    const CYCLES = 3;
     const OUTAGE_MS = 5_000;
     const heapBefore = await heap();
     const dialsBefore = dials;
