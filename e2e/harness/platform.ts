@@ -36,6 +36,43 @@ export interface Platform {
 
 export const LAUNCHER = join(REPO_ROOT, "scripts/platform");
 
+/** How long one API request of a test may go unanswered before its platform counts as hung. */
+const REQUEST_TIMEOUT_MS = 30_000;
+/** The output of each running platform, by URL, for the message of a request it did not answer. */
+const outputs = new Map<string, () => string>();
+/** Platforms that left a request unanswered, by URL, with the message saying so. */
+const hung = new Map<string, string>();
+
+/**
+ * An API client of the platform at `url` (no auto-cancellation). A request unanswered for 30 s fails with
+ * the end of the platform's log, and so does every later request to that platform at once: a hung
+ * platform then fails its file in seconds and says why, instead of each test waiting out its own timeout.
+ */
+export function client(url: string): PocketBase {
+  const pb = new PocketBase(url);
+  pb.autoCancellation(false);
+  pb.beforeSend = (target, options) => {
+    const known = hung.get(url);
+    if (known) throw new Error(known);
+    return { url: target, options: { ...options, fetch: (input: RequestInfo | URL, init?: RequestInit) => answered(url, input, init) } };
+  };
+  return pb;
+}
+
+async function answered(base: string, input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {
+  const deadline = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+  try {
+    return await fetch(input, { ...init, signal: init.signal ? AbortSignal.any([init.signal, deadline]) : deadline });
+  } catch (err) {
+    if (!deadline.aborted) throw err;
+    const log = (outputs.get(base)?.() ?? "").trimEnd().split("\n").slice(-30).join("\n");
+    const message = `the platform at ${base} did not answer ${init.method ?? "GET"} ${String(input).slice(base.length)} within ${REQUEST_TIMEOUT_MS / 1000} s; the end of its log:\n${log}`;
+    hung.set(base, message);
+    // The SDK reports a failed fetch as "Something went wrong." unless the error carries a response body.
+    throw Object.assign(new Error(message), { data: { message } });
+  }
+}
+
 /** Runs the launcher with `args` against `dataDir` (PB_* variables may override the other places). */
 export function launch(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<RunResult> {
   return run(LAUNCHER, args, { env, cwd });
@@ -61,6 +98,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
     child.stdout.on("data", (d) => (output += d));
     child.stderr.on("data", (d) => (output += d));
     await waitHealthy(url, child, () => output);
+    outputs.set(url, () => output);
+    hung.delete(url);
     return child;
   };
   let child = await serve();
@@ -71,8 +110,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
     log: () => output,
     command,
     superuser: async () => {
-      const pb = new PocketBase(url);
-      pb.autoCancellation(false);
+      const pb = client(url);
       await pb.collection("_superusers").authWithPassword(SUPERUSER.email, SUPERUSER.password);
       return pb;
     },
@@ -83,6 +121,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
     },
     stop: async () => {
       await stop(child);
+      outputs.delete(url);
+      hung.delete(url);
       rmSync(root, { recursive: true, force: true });
     },
   };

@@ -3,7 +3,9 @@
 // of every collection in each organization. Everything is seeded by a SuperUser (rules bypassed).
 import PocketBase, { ClientResponseError, type RecordModel } from "pocketbase";
 import { afterAll, beforeAll } from "vitest";
-import { startPlatform, type Platform, type PlatformOptions } from "./platform";
+import { client, startPlatform, type Platform, type PlatformOptions } from "./platform";
+
+export { client };
 
 export const ROLES = ["owner", "admin", "member", "viewer", "dashboard"] as const;
 export type Role = (typeof ROLES)[number];
@@ -28,12 +30,6 @@ export interface World {
 
 let counter = 0;
 export const unique = (prefix: string) => `${prefix}-${process.pid}-${Date.now().toString(36)}-${counter++}`;
-
-export function client(url: string): PocketBase {
-  const pb = new PocketBase(url);
-  pb.autoCancellation(false);
-  return pb;
-}
 
 export async function createUser(su: PocketBase, email: string, extra: Record<string, unknown> = {}): Promise<RecordModel> {
   return su.collection("users").create({ email, password: PASSWORD, passwordConfirm: PASSWORD, verified: true, ...extra });
