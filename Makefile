@@ -68,11 +68,13 @@ test-e2e: build
 
 # The last line is the plain "N passed, N failed" summary that CI reads; the exit status is vitest's.
 # The watchdog reporter names a test file that runs long, and cancels the run past TEST_DEADLINE_AT.
+# The output stays short (a line per file; the logs of failed tests only): build/vitest.json has every
+# test's duration, and `npx vitest run FILE` shows a passing test's own log.
 test: build typecheck
 	@scripts/test-deps.sh
 	@mkdir -p build
 	node scripts/console-budget.mjs
-	npx vitest run --reporter=default --reporter=./e2e/harness/watchdog.ts --reporter=json --outputFile.json=build/vitest.json; \
+	npx vitest run --silent=passed-only --slowTestThreshold=120000 --reporter=default --reporter=./e2e/harness/watchdog.ts --reporter=json --outputFile.json=build/vitest.json; \
 	  status=$$?; node scripts/test-summary.mjs build/vitest.json; exit $$status
 
 bench: build
