@@ -90,8 +90,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
   const upserted = await command(["superuser", "upsert", SUPERUSER.email, SUPERUSER.password]);
   if (upserted.code !== 0) throw new Error(`superuser upsert failed: ${upserted.stderr}`);
 
-  const port = options.port ?? (await freePort());
-  const url = `http://127.0.0.1:${port}`;
+  let port = options.port ?? (await freePort());
+  let url = `http://127.0.0.1:${port}`;
   let output = "";
   const serve = async () => {
     const child = spawn(LAUNCHER, ["serve", "--http", `127.0.0.1:${port}`, ...(options.serveFlags ?? [])], { env, cwd });
@@ -102,7 +102,14 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
     hung.delete(url);
     return child;
   };
-  let child = await serve();
+  let child = await serve().catch(async (err: unknown) => {
+    // A port found free a moment ago can be taken by another test's process before serve binds it: with a
+    // port of our own choosing, serve again on another.
+    if (options.port !== undefined || !String(err).includes("address already in use")) throw err;
+    port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    return serve();
+  });
 
   return {
     url,
