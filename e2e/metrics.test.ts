@@ -390,12 +390,15 @@ describe("GET /metrics open, and its collectors failing", () => {
     expect(await until(async () => names((await scrape(platform.url)).text).has("platform_certificates"), 30_000)).toBe(true);
   });
 
-  it("is not registered when metrics.enabled is false, while /api/ready still answers", async () => {
+  it("is not registered when metrics.enabled is false, while /api/ready still answers and the console keeps its headers", async () => {
     await platform.restart({ PLATFORM_METRICS_ENABLED: "false" });
     expect((await scrape(platform.url)).status).toBe(404);
     const ready = await fetch(`${platform.url}/api/ready`);
     expect([200, 503]).toContain(ready.status);
     expect(((await ready.json()) as { version?: string }).version).toBeTypeOf("string");
+    // The console's headers share the global middleware with the counting (middleware.ts).
+    const page = await fetch(`${platform.url}/`);
+    expect(page.headers.get("content-security-policy")).toContain("default-src");
   });
 });
 

@@ -217,22 +217,22 @@ cronAdd(
   },
 );
 
-// The console's security headers (docs/console.md "Security headers"): its pages and assets only, the
-// policy rendered once at load from bus.websocket_urls.
-routerUse((e) => {
-  (require(`${__hooks}/lib/serving.js`) as Serving).secureConsole(e);
-});
-
-// Metrics (spec 4.3): registered unless metrics.enabled is false; every request is counted by route pattern.
+// One global middleware (middleware.ts), since each holds a hook VM for the whole request: the console's
+// security headers (docs/console.md "Security headers") on its pages and assets, and, unless
+// metrics.enabled is false, every request counted by route pattern (spec 4.3).
 if ((require(`${__hooks}/lib/platform.js`) as Platform).metrics.enabled()) {
   routerUse((e) => {
-    (require(`${__hooks}/lib/serving.js`) as Serving).instrument(e);
+    (require(`${__hooks}/lib/serving.js`) as Serving).serveCounted(e);
   });
 
   routerAdd("GET", "/metrics", (e) => {
     (require(`${__hooks}/lib/platform.js`) as Platform).metrics.route(e);
   }, $apis.skipSuccessActivityLog());
 } else {
+  routerUse((e) => {
+    (require(`${__hooks}/lib/serving.js`) as Serving).serveUncounted(e);
+  });
+
   // Not registered, yet not left to the console's index fallback either: a scraper gets a 404, not a page.
   routerAdd("GET", "/metrics", () => {
     throw new NotFoundError("GET /metrics is off (metrics.enabled is false)");
