@@ -2,7 +2,7 @@
 // a bad configuration with one clear line, record what the small bundle's handlers need from it, and
 // register the platform's commands.
 import { ConfigError } from "./config/load";
-import { currentConfig } from "./config/runtime";
+import { currentConfig, publishConfig } from "./config/runtime";
 import { rootCommand } from "./lib/events";
 import { persistentFlagsOf } from "./lib/flags";
 import { registerBootstrapCommand } from "./tenancy/commands";
@@ -26,6 +26,7 @@ export function start(): void {
     console.error(`configuration refused: ${err.message}`);
     $os.exit(2);
   }
+  publishConfig();
   publishCollectionNames(collectionNames(currentConfig()));
   publishConsoleHeaders(currentConfig().bus.websocket_urls);
   registerBootstrapCommand(rootCommand());

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../pb_hooks_src/config/load";
+import { parseYaml } from "../../pb_hooks_src/config/yaml";
 import { platformCollections } from "../../pb_hooks_src/schema/collections";
 import { collectionNames } from "../../pb_hooks_src/schema/names";
 import { AUDIT_ACTIONS, NO_FILTERS, auditFilter, changesOf, shown, userIdOf } from "./audit";
 
-const audit = platformCollections(collectionNames(loadConfig({ env: {}, args: ["pocketbase"], cwd: "/nowhere", readFile: () => undefined }))).find((c) => c.key === "audit_logs");
+const audit = platformCollections(collectionNames(loadConfig({ env: {}, args: ["pocketbase"], cwd: "/nowhere", readFile: () => undefined, parseYaml }))).find((c) => c.key === "audit_logs");
 
 describe("audit log screen", () => {
   it("offers exactly the actions the audit_logs schema has", () => {

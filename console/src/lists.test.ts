@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../pb_hooks_src/config/load";
+import { parseYaml } from "../../pb_hooks_src/config/yaml";
 import { inventoryCollections } from "../../pb_hooks_src/inventory/collections";
 import { platformCollections } from "../../pb_hooks_src/schema/collections";
 import { collectionNames } from "../../pb_hooks_src/schema/names";
 import { ACTIVITY_SORT, AUDIT_SORT, BUS_LISTS, BUS_SORT, CHOICE_COLLECTIONS, CHOICE_SORT, INVENTORY_COLLECTIONS, INVENTORY_SORTS, INVITE_SORT, MEMBER_SORT, ORGANIZATION_SORT, THING_SORTS, pageCount, sortParam } from "./lists";
 
-const specs = platformCollections(collectionNames(loadConfig({ env: {}, args: ["pocketbase"], cwd: "/nowhere", readFile: () => undefined })));
+const specs = platformCollections(collectionNames(loadConfig({ env: {}, args: ["pocketbase"], cwd: "/nowhere", readFile: () => undefined, parseYaml })));
 const hasField = (key: string, field: string) => specs.find((c) => c.key === key)?.fields.some((f) => f.name === field) === true;
 
 describe("list parameters", () => {

@@ -1,7 +1,6 @@
 // Sources (2) and (3): a YAML config file. Keys are nested (`bus: {server_url: ...}`); a dotted key
 // (`bus.server_url: ...`) means the same. Unknown keys and wrong types are refused: a typo must not be
 // silently ignored.
-import { CORE_SCHEMA, load } from "js-yaml";
 import { ConfigError, shown } from "./errors";
 import type { ConfigValue, KeyTable, KeyType } from "./key-table";
 import { origin, type Settings } from "./settings";
@@ -9,19 +8,21 @@ import { splitList } from "./text";
 
 type Mapping = Record<string, unknown>;
 
-export function readConfigFile<K extends string>(table: KeyTable<K>, text: string, path: string): Settings<K> {
+/** Parses YAML text into plain values; throws js-yaml's error (config/yaml.ts). */
+export type YamlParser = (text: string, filename: string) => unknown;
+
+export function readConfigFile<K extends string>(table: KeyTable<K>, text: string, path: string, parse: YamlParser): Settings<K> {
   const settings: Settings<K> = new Map();
-  const doc = parseYaml(text, path);
+  const doc = parseYaml(parse, text, path);
   if (doc === null || doc === undefined) return settings;
   if (!isMapping(doc)) throw new ConfigError(`${path}: the top level must be a mapping of keys`);
   collect(table, doc, "", path, settings);
   return settings;
 }
 
-function parseYaml(text: string, path: string): unknown {
+function parseYaml(parse: YamlParser, text: string, path: string): unknown {
   try {
-    // The core schema yields only strings, numbers, booleans, null, lists and mappings (no dates).
-    return load(text, { schema: CORE_SCHEMA, filename: path });
+    return parse(text, path);
   } catch (err) {
     throw new ConfigError(`${path}: invalid YAML: ${yamlProblem(err)}`);
   }

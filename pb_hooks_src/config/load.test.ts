@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, SERVICE_NAME, loadConfig, type ConfigSources } from "./load";
 import type { PlatformConfig } from "./types";
+import { parseYaml } from "./yaml";
 
 const CWD_FILE = "/srv/app/config.yaml";
 const ETC_FILE = "/etc/iot-control-plane/config.yaml";
@@ -12,6 +13,7 @@ function sources(options: { env?: Record<string, string>; flags?: string[]; file
     args: ["/usr/local/bin/pocketbase", "serve", ...(options.flags ?? [])],
     cwd: "/srv/app",
     readFile: (path) => files[path],
+    parseYaml,
   };
 }
 

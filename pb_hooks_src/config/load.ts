@@ -3,7 +3,7 @@
 // built-in defaults. Pure: every input arrives through ConfigSources.
 import { findConfigFile } from "./discover";
 import { readEnv } from "./env";
-import { readConfigFile } from "./file";
+import { readConfigFile, type YamlParser } from "./file";
 import { readFlags } from "./flags";
 import { PLATFORM_KEYS, SERVICE_NAME } from "./keys";
 import { resolveLayers } from "./layers";
@@ -20,6 +20,8 @@ export interface ConfigSources {
   cwd: string;
   /** The file's text, or undefined when the file does not exist. */
   readFile(path: string): string | undefined;
+  /** Reads a config file's YAML (config/yaml.ts#parseYaml). */
+  parseYaml: YamlParser;
 }
 
 export function loadConfig(sources: ConfigSources): PlatformConfig {
@@ -29,7 +31,7 @@ export function loadConfig(sources: ConfigSources): PlatformConfig {
   const { config, describe } = resolveLayers<PlatformConfig>(PLATFORM_KEYS, [
     flags.settings,
     readEnv(PLATFORM_KEYS, sources.env),
-    file ? readConfigFile(PLATFORM_KEYS, file.text, file.path) : new Map(),
+    file ? readConfigFile(PLATFORM_KEYS, file.text, file.path, sources.parseYaml) : new Map(),
   ]);
   return validateConfig(config, describe);
 }

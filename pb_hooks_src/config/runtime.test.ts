@@ -1,7 +1,14 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { parseYaml } from "./yaml";
 
-/** Stands in for PocketBase's goja globals: $os reads files as byte arrays and throws Go errors. */
-function stubGoja(files: Record<string, string>, failures: Record<string, string> = {}) {
+// Node cannot require a .ts file; in the bundle this module requires ./yaml on first use.
+vi.mock("./yaml-on-demand", () => ({ parseYamlOnDemand: parseYaml }));
+
+/**
+ * Stands in for PocketBase's goja globals: $os reads files as byte arrays and throws Go errors, $app.store()
+ * is one map per process (`store`).
+ */
+function stubGoja(files: Record<string, string>, failures: Record<string, string> = {}, store = new Map<string, unknown>()) {
   const readFile = vi.fn((path: string): number[] => {
     if (path in failures) throw new Error(failures[path]);
     if (!(path in files)) throw new Error(`open ${path}: no such file or directory`);
@@ -9,6 +16,7 @@ function stubGoja(files: Record<string, string>, failures: Record<string, string
   });
   vi.stubGlobal("$os", { args: ["/usr/local/bin/pocketbase", "serve", "--bus"], getwd: () => "/srv/app", readFile });
   vi.stubGlobal("toString", (bytes: number[]) => Buffer.from(bytes).toString("utf8"));
+  vi.stubGlobal("$app", { store: () => ({ get: (key: string) => store.get(key), set: (key: string, value: unknown) => store.set(key, value) }) });
   return readFile;
 }
 
@@ -49,5 +57,25 @@ describe("currentConfig", () => {
     const { ConfigError } = await import("./errors");
     expect(currentConfig).toThrow(ConfigError);
     expect(currentConfig).toThrow("cannot read /srv/app/config.yaml: open /srv/app/config.yaml: permission denied");
+  });
+
+  it("takes the configuration the loader published, so no other VM reads or parses the file", async () => {
+    const store = new Map<string, unknown>();
+    const loaderRead = stubGoja({ "/srv/app/config.yaml": "bus:\n  persist_domain: site-a\n" }, {}, store);
+    const loader = await freshRuntime();
+    loader.publishConfig();
+    expect(loaderRead).toHaveBeenCalledTimes(1);
+
+    const handlerRead = stubGoja({ "/srv/app/config.yaml": "bus:\n  persist_domain: changed-since\n" }, {}, store);
+    const handler = await freshRuntime();
+    expect(handler.currentConfig()).toEqual(loader.currentConfig());
+    expect(handler.currentConfig().bus.persist_domain).toBe("site-a");
+    expect(handlerRead).not.toHaveBeenCalled();
+  });
+
+  it("loads from its sources in a migration's VM, which has no $app", async () => {
+    stubGoja({ "/srv/app/config.yaml": "bus:\n  persist_domain: site-a\n" });
+    vi.stubGlobal("$app", undefined);
+    expect((await freshRuntime()).currentConfig().bus.persist_domain).toBe("site-a");
   });
 });

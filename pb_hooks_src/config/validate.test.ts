@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "./errors";
 import { loadConfig } from "./load";
+import { parseYaml } from "./yaml";
 import type { PlatformConfig } from "./types";
 import { validateConfig } from "./validate";
 
-const DEFAULTS = loadConfig({ env: {}, args: ["pocketbase"], cwd: "/nowhere", readFile: () => undefined });
+const DEFAULTS = loadConfig({ env: {}, args: ["pocketbase"], cwd: "/nowhere", readFile: () => undefined, parseYaml });
 
 type Sections = { [S in keyof PlatformConfig]?: Partial<PlatformConfig[S]> };
 

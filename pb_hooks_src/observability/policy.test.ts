@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../config/load";
+import { parseYaml } from "../config/yaml";
 import { collectionNames } from "../schema/names";
 import { actorOf } from "./actor-ref";
 import { activityLabel, LABEL_MAX } from "./feed";
 import { isAudited, isInventory, keepsValues } from "./policy";
 
-const config = (env: Record<string, string> = {}) => loadConfig({ env, args: ["pocketbase"], cwd: "/nowhere", readFile: () => undefined });
+const config = (env: Record<string, string> = {}) => loadConfig({ env, args: ["pocketbase"], cwd: "/nowhere", readFile: () => undefined, parseYaml });
 const n = collectionNames(config());
 const renamed = collectionNames(
   config({

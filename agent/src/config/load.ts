@@ -4,6 +4,7 @@
 import { findConfigFile } from "../../../pb_hooks_src/config/discover";
 import { readEnv } from "../../../pb_hooks_src/config/env";
 import { readConfigFile } from "../../../pb_hooks_src/config/file";
+import { parseYaml } from "../../../pb_hooks_src/config/yaml";
 import { resolveLayers } from "../../../pb_hooks_src/config/layers";
 import { AGENT_KEYS } from "./keys";
 import type { AgentConfig } from "./types";
@@ -26,7 +27,7 @@ export function loadAgentConfig(sources: AgentConfigSources): AgentConfig {
   const file = findConfigFile(sources.readFile, sources.cwd, sources.configPath, AGENT_CONFIG_CANDIDATES);
   const { config, describe } = resolveLayers<AgentConfig>(AGENT_KEYS, [
     readEnv(AGENT_KEYS, sources.env),
-    file ? readConfigFile(AGENT_KEYS, file.text, file.path) : new Map(),
+    file ? readConfigFile(AGENT_KEYS, file.text, file.path, parseYaml) : new Map(),
   ]);
   return validateAgentConfig(config, describe);
 }

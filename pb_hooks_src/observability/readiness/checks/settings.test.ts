@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../../config/load";
+import { parseYaml } from "../../../config/yaml";
 import type { PlatformConfig } from "../../../config/types";
 import type { CheckContext } from "./check";
 import { busWebsocketUrls, encryptionAtRest } from "./settings";
@@ -9,7 +10,7 @@ const KEY_B = "fedcba9876543210fedcba9876543210";
 
 /** A full configuration from the built-in defaults plus `env` (PLATFORM_* variables). */
 function config(env: Record<string, string> = {}): PlatformConfig {
-  return loadConfig({ env, args: ["/usr/local/bin/pocketbase", "serve"], cwd: "/srv/app", readFile: () => undefined });
+  return loadConfig({ env, args: ["/usr/local/bin/pocketbase", "serve"], cwd: "/srv/app", readFile: () => undefined, parseYaml });
 }
 
 function context(cfg: PlatformConfig): CheckContext {
