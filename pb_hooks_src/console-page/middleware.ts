@@ -13,7 +13,10 @@ export function publishConsoleHeaders(websocketUrls: readonly string[]): void {
   $app.store().set(HEADERS_KEY, JSON.stringify(Object.entries(consoleHeaders(websocketUrls))));
 }
 
-/** For the global middleware (serving/middleware.ts): the console's pages and assets get the headers; every other route is left as it is. */
+/**
+ * For the global middleware (pb_hooks_src/middleware.ts): the console's pages and assets get the headers;
+ * every other route is left as it is.
+ */
 export function addConsoleHeaders(e: core.RequestEvent): void {
   if (e.request?.pattern !== CONSOLE_PATTERN) return;
   published ??= JSON.parse(($app.store().get(HEADERS_KEY) as string | undefined) ?? "[]") as Array<[string, string]>;
