@@ -3,9 +3,14 @@
 //   1. POST /api/org/things without identities, and with bus auto + overlay auto, at 1, 4, 20 and 50
 //      concurrent clients (per second, p50/p95/p99, errors).
 //   2. GET /api/ready and GET /api/health under 100 concurrent clients: every request crosses the hooks'
-//      metrics middleware, so /api/health is the platform's per-request floor.
+//      global middleware, so /api/health is the platform's per-request floor; and, as the floor of that
+//      floor on this machine, GET /api/health of the stock binary with no hooks and no migrations.
 // The launcher's hook VM pool applies (PB_HOOKS_POOL overrides it, to compare sizes).
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { startPlatformWithBus } from "../e2e/harness/bus";
+import { startPlatform } from "../e2e/harness/platform";
 import { PASSWORD, client, createMember, createOrganization } from "../e2e/harness/world";
 import { load, type LoadResult } from "./load";
 import { report } from "./stats";
@@ -61,4 +66,15 @@ try {
   }
 } finally {
   await bus.stop();
+}
+
+// The same load on the stock binary alone: what PocketBase and this machine give without any hook.
+const empty = mkdtempSync(join(tmpdir(), "bench-no-hooks-"));
+const stock = await startPlatform({ env: { PB_HOOKS_DIR: empty, PB_MIGRATIONS_DIR: empty } });
+try {
+  await load(stock.url, READY_CLIENTS, 2_000, { path: "/api/health" }); // warm-up
+  print(`GET /api/health of the stock binary without hooks, ${READY_CLIENTS} concurrent clients`, await load(stock.url, READY_CLIENTS, READY_REQUESTS, { path: "/api/health" }));
+} finally {
+  await stock.stop();
+  rmSync(empty, { recursive: true, force: true });
 }
