@@ -6,16 +6,14 @@ export class Submission {
   saving = $state(false);
   error = $state("");
 
-  /** Runs `work`; true when it succeeded, else `error` says why. */
-  async run(work: () => Promise<unknown>): Promise<boolean> {
+  /** Runs `work`; when it fails, `error` says why. */
+  async run(work: () => Promise<unknown>): Promise<void> {
     this.error = "";
     this.saving = true;
     try {
       await work();
-      return true;
     } catch (failure) {
       this.error = messageOf(failure);
-      return false;
     } finally {
       this.saving = false;
     }
