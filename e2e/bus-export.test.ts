@@ -19,6 +19,7 @@ import { startNatsServer, type NatsServer } from "./harness/nats";
 import { LAUNCHER, SUPERUSER, launch, startPlatform, type Platform } from "./harness/platform";
 import { freePort, freePorts } from "./harness/ports";
 import { BIN, processesWithArgument, stop } from "./harness/process";
+import { readyWhen } from "./harness/readiness";
 
 const scratch = mkdtempSync(join(tmpdir(), "bus-export-"));
 let seq = 0;
@@ -374,7 +375,7 @@ describe("serve --bus", () => {
     }
   });
 
-  it("publishes every bus account at start to the nats-server it has just started", async () => {
+  it("publishes every bus account at start to the nats-server it has just started, before it first reports readiness", async () => {
     // A bootstrapped data directory whose accounts were never confirmed (no bus ran), served with --bus.
     const env = { ...process.env, PB_DATA_DIR: dir("bootstrapped"), PLATFORM_BUS_SERVER_URL: "nats://127.0.0.1:1" };
     const [port, wsPort, leafPort, monitorPort] = await freePorts(4);
@@ -391,6 +392,9 @@ describe("serve --bus", () => {
     const served = await serveBus(exported, { PB_DATA_DIR: env.PB_DATA_DIR });
     try {
       expect(await until(() => apiAnswers(served.httpUrl), 30_000), served.output()).toBe(true);
+      // The sidecar announces itself once PocketBase listens, the accounts converge, and only then does the
+      // first probe run: any probed snapshot comes after the start's publication.
+      await readyWhen(served.httpUrl, () => true, { withinMs: 30_000 });
       const pb = new PocketBase(served.httpUrl);
       await pb.collection("_superusers").authWithPassword(SUPERUSER.email, SUPERUSER.password);
       const accounts = await pb.collection("bus_accounts").getFullList();

@@ -167,8 +167,8 @@ describe("GET /metrics with a token and an external bus", () => {
     const routes = [...after.matchAll(/route="([^"]*)"/g)].map((m) => m[1]);
     expect(routes.length).toBeGreaterThan(0);
     for (const label of routes) expect(label === "other" || label.startsWith("/"), label).toBe(true);
-    // The prober's internal routes are not service traffic.
-    expect(after).not.toContain("/api/platform/readiness/");
+    // The sidecar's internal routes (its start announcement, the prober's) are not service traffic.
+    expect(after).not.toContain("/api/platform/");
     const statuses = new Set([...after.matchAll(/status="([^"]*)"/g)].map((m) => m[1]));
     for (const status of statuses) expect(["2xx", "3xx", "4xx", "5xx", "unknown"]).toContain(status);
   });

@@ -135,6 +135,12 @@ async function serve(env: NodeJS.ProcessEnv = process.env): Promise<Served> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The sidecar's state file(s) once it has written one: serve does not wait for the sidecar to listen. */
+async function startedStates(dataDir: string): Promise<{ file: string; port: number; pid: number }[]> {
+  await waitFor(() => states(dataDir).length > 0, 5_000);
+  return states(dataDir);
+}
+
 /** The sidecar's state file(s) in a data dir. */
 function states(dataDir: string): { file: string; port: number; pid: number }[] {
   const dir = join(dataDir, ".sidecar");
@@ -252,7 +258,7 @@ describe("sidecar under serve", () => {
   afterAll(async () => stop(served.child));
 
   it("is started at bootstrap, answers goja, and refuses a wrong token with 401", async () => {
-    const [state] = states(served.dataDir);
+    const [state] = await startedStates(served.dataDir);
     expect(state).toBeDefined();
     expect(isRunning(state.pid)).toBe(true);
     const health = await probeCall<{ ok: boolean; pid: number }>(served, "/v1/health", undefined);
@@ -271,7 +277,7 @@ describe("sidecar under serve", () => {
   });
 
   it("restarts a killed sidecar on the next call", async () => {
-    const [before] = states(served.dataDir);
+    const [before] = await startedStates(served.dataDir);
     process.kill(before.pid, "SIGKILL");
     await waitFor(() => !isRunning(before.pid), 5_000);
     const answer = await probeCall<{ ok: boolean; pid: number }>(served, "/v1/health", undefined);
@@ -355,7 +361,7 @@ describe("sidecar under serve", () => {
 describe("sidecar lifecycle", () => {
   it("exits within seconds after PocketBase is killed with SIGKILL", async () => {
     const served = await serve();
-    const [state] = states(served.dataDir);
+    const [state] = await startedStates(served.dataDir);
     expect(isRunning(state.pid)).toBe(true);
     served.child.kill("SIGKILL");
     expect(await waitFor(() => !isRunning(state.pid), 5_000)).toBe(true);

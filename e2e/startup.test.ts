@@ -89,6 +89,11 @@ describe("the hooks bundle", () => {
         expect(response.status, `${method} ${path}`).toBe(401);
       }
       expect((await fetch(`${platform.url}/branding/theme.css`)).status).toBe(200);
+      // The sidecar's own routes answer anyone else as if they did not exist.
+      for (const path of ["/api/platform/started", "/api/platform/readiness/snapshot", "/api/platform/readiness/checks/database"]) {
+        const response = await fetch(`${platform.url}${path}`, { method: "POST", headers: { Authorization: "Bearer not-the-sidecar" }, body: "{}" });
+        expect(response.status, path).toBe(404);
+      }
     } finally {
       await platform.stop();
     }

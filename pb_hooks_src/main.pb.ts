@@ -133,8 +133,9 @@ onRecordEnrich((e) => {
   e.next();
 }, ...tags.hostConfigs);
 
-// Under serve: the sidecar (and with --bus nats-server) is started before the first request needs it,
-// then every account converges to its recorded state (and again every minute).
+// Under serve: the sidecar (and with --bus nats-server) is started before the first request needs it.
+// Once PocketBase listens the sidecar calls /api/platform/started, where every account converges to its
+// recorded state (and again every minute, below).
 onBootstrap((e) => {
   e.next();
   (require(`${__hooks}/lib/platform.js`) as Platform).startServing(e.app);
@@ -195,10 +196,15 @@ routerAdd("GET", "/branding/{path...}", (e) => {
 });
 
 // Readiness (spec 4.3, docs/operations.md): GET /api/ready serves the last snapshot; the sidecar's prober
-// runs each check through the two internal routes below (its token only; 404 for anyone else).
+// announces itself once, then runs each check through the internal routes below (its token only; 404 for
+// anyone else).
 // Successful probe and scrape traffic stays out of the request log.
 routerAdd("GET", "/api/ready", (e) => {
   (require(`${__hooks}/lib/serving.js`) as Serving).readyRoute(e);
+}, $apis.skipSuccessActivityLog());
+
+routerAdd("POST", "/api/platform/started", (e) => {
+  (require(`${__hooks}/lib/platform.js`) as Platform).startedRoute(e);
 }, $apis.skipSuccessActivityLog());
 
 routerAdd("POST", "/api/platform/readiness/checks/{name}", (e) => {

@@ -12,7 +12,7 @@ import { acceptInviteRoute, clientConfigRoute } from "./tenancy/routes";
 import { startEmbeddedIfEnabled, stopEmbedded } from "./bus/embedded";
 import { reconcileAtStart } from "./bus/reconcile";
 import { startSidecarWithServe } from "./lib/sidecar";
-import { markStarted, proberSettings } from "./observability/readiness/platform";
+import { answerStarted, markStarted, proberSettings } from "./observability/readiness/platform";
 import { allowCaseVariantMailboxes, requireUniqueMailboxes } from "./tenancy/email-migration";
 
 export { start } from "./startup";
@@ -21,14 +21,22 @@ export { start } from "./startup";
 export { ensureSidecar, stopSidecar } from "./lib/sidecar";
 
 /**
- * serve's onBootstrap, in this order (docs/performance.md "Start and footprint"): the uptime's start; the
- * sidecar's Node process, and while it starts, the embedded nats-server (`serve --bus`); then every bus
- * account converges, now that the bus it publishes to answers.
+ * serve's onBootstrap (docs/performance.md "Start and footprint"): the uptime's start; the sidecar's Node
+ * process, spawned and not waited for; the embedded nats-server (`serve --bus`), which answers before
+ * bootstrap returns. Every bus account converges later, at startedRoute.
  */
 export function startServing(app: CoreApp): void {
   markStarted();
-  startSidecarWithServe(proberSettings, () => startEmbeddedIfEnabled(app));
-  reconcileAtStart(app);
+  startSidecarWithServe(proberSettings);
+  startEmbeddedIfEnabled(app);
+}
+
+/**
+ * POST /api/platform/started, the sidecar's first call once PocketBase listens: serve's start work that
+ * needs the sidecar runs here rather than in bootstrap, so the listener does not wait for Node's start.
+ */
+export function startedRoute(e: core.RequestEvent): void {
+  answerStarted(e, reconcileAtStart);
 }
 
 export const schema = {

@@ -9,6 +9,7 @@ import { pocketBasePost } from "./pocketbase-client";
 import { Prober } from "./prober";
 import { v1Routes } from "./routes";
 import { createSidecarServer } from "./server";
+import { announceStarted } from "./started";
 import { parseStartupLine, readFirstLine, removeStateFile, writeStateFile } from "./startup";
 
 const STARTUP_LINE_TIMEOUT_MS = 10_000;
@@ -20,12 +21,15 @@ async function main(): Promise<void> {
   const nats = new NatsPool();
   const server = createSidecarServer({ token, routes: v1Routes({ nats, nowSeconds: () => Math.floor(Date.now() / 1000) }), maxBodyBytes: MAX_BODY_BYTES });
 
-  const prober = probe && new Prober(probe, { post: pocketBasePost(probe, token), now: Date.now });
+  const post = probe && pocketBasePost(probe, token);
+  const prober = probe && post && new Prober(probe, { post, now: Date.now });
+  let leaving = false;
 
   watchParent({
     stdin: process.stdin,
     parentPid: () => process.ppid,
     onGone: () => {
+      leaving = true;
       setTimeout(() => process.exit(0), EXIT_GRACE_MS).unref();
       prober?.stop();
       removeStateFile(stateFile);
@@ -41,7 +45,12 @@ async function main(): Promise<void> {
   });
   server.listen(0, "127.0.0.1", () => {
     writeStateFile(stateFile, { port: (server.address() as AddressInfo).port, pid: process.pid });
-    prober?.start();
+    // Under serve: tell PocketBase once it listens (its start work waits for that), then probe.
+    if (post && prober) {
+      void announceStarted(post, () => leaving).then(() => {
+        if (!leaving) prober.start();
+      });
+    }
   });
 }
 

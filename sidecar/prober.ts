@@ -3,12 +3,12 @@
 // request (so each runs in its own hook VM), waits at most timeoutMs for the lot, and posts the snapshot
 // back. The checks themselves run inside PocketBase, which answers them first-hand.
 import { formatDuration } from "../pb_hooks_src/observability/readiness/duration-text";
-import { CHECK_PATH, SNAPSHOT_PATH } from "../pb_hooks_src/observability/readiness/prober-routes";
+import { CHECK_PATH, SNAPSHOT_PATH } from "../pb_hooks_src/lib/sidecar-routes";
 import { panicked, type CheckResult } from "../pb_hooks_src/observability/readiness/report";
 import { CHECK_STATES, type CheckState } from "../pb_hooks_src/observability/readiness/states";
 import type { ProbeSettings } from "./protocol";
 
-export { CHECK_PATH, SNAPSHOT_PATH } from "../pb_hooks_src/observability/readiness/prober-routes";
+export { CHECK_PATH, SNAPSHOT_PATH } from "../pb_hooks_src/lib/sidecar-routes";
 /** Before PocketBase listens (the sidecar starts during bootstrap), the first probe is retried this often. */
 export const FIRST_PROBE_RETRY_MS = 25;
 

@@ -57,7 +57,10 @@ function publishCurrent(app: CoreApp, n: CollectionNames, id: string): boolean {
   return ok;
 }
 
-/** serve's start: the schema may not exist yet on a first run (serve migrates after bootstrap). */
+/**
+ * serve's start, once PocketBase listens and the sidecar answers (platform.ts#startedRoute); serve has
+ * applied the migrations by then, yet a database the platform schema was never imported into has no accounts.
+ */
 export function reconcileAtStart(app: CoreApp): void {
   if (!$os.args.includes("serve")) return;
   try {

@@ -5,7 +5,8 @@
 // One sidecar per PocketBase process, recorded in $app.store(), which every VM of the process shares (Go
 // objects stored there, like the process and its stdin pipe, stay usable from any VM). Starting happens
 // inside store.setFunc, which holds the store's lock, so two VMs never start two sidecars; it blocks other
-// store users for the ~0.2 s a start takes, and only then.
+// store users for the ~0.1-0.2 s a start takes, and only then. Under serve the sidecar is spawned at
+// bootstrap and recorded as pending: serve listens without waiting for it, and the first call waits.
 import type { HealthResponse, ProbeSettings, StartupLine } from "../../sidecar/protocol";
 import {
   SidecarUnavailableError,
@@ -48,8 +49,13 @@ interface Sidecar {
   stdin: PipeWriter;
 }
 
-/** $app.store() holds values of any type; this key holds a Sidecar, or null after a failed start. */
-const sidecars = () => $app.store() as store.Store<string, Sidecar | null>;
+/** Spawned at serve's bootstrap; the first caller waits for its handshake (see startSidecarWithServe). */
+interface Pending extends Starting {
+  pending: true;
+}
+
+/** $app.store() holds values of any type; this key holds a Sidecar, a Pending one, or null after a failed start. */
+const sidecars = () => $app.store() as store.Store<string, Sidecar | Pending | null>;
 
 /**
  * Calls a sidecar endpoint: POST with `body` as JSON, or GET when `body` is undefined. Starts the sidecar
@@ -77,38 +83,27 @@ export function ensureSidecar(): void {
 }
 
 /**
- * For onBootstrap: under `serve`, start the sidecar before the first request needs it. A failure is
- * logged and serving goes on; every sidecar call retries the start and fails with the same plain message.
- * Other commands start it on first use only. With `probe`, the sidecar also runs the readiness prober.
- * `alongside` runs while Node starts (~0.1-0.2 s of the serve's start otherwise spent waiting on it).
+ * For onBootstrap: under `serve`, spawn the sidecar before the first request needs it, without waiting
+ * for it (Node's start is ~0.1-0.2 s that serve's listener need not wait for): it is recorded as pending,
+ * and the first call waits for its handshake. A spawn that fails is logged and serving goes on; every
+ * sidecar call retries the start and fails with the same plain message. Other commands start it on first
+ * use only. With `probe`, the sidecar also runs the readiness prober.
  */
-export function startSidecarWithServe(probe?: () => ProbeSettings, alongside: () => void = () => {}): void {
-  if (!$os.args.includes("serve")) return alongside();
-  let starting: Starting | undefined;
+export function startSidecarWithServe(probe?: () => ProbeSettings): void {
+  if (!$os.args.includes("serve")) return;
   try {
     // Kept for every later launch too: a restarted sidecar must go on probing.
     const settings = probe?.();
     if (settings) $app.store().set(PROBE_KEY, settings);
-    starting = spawn(settings);
+    const pending: Pending = { ...spawn(settings), pending: true };
+    sidecars().setFunc(STORE_KEY, (current) => {
+      if (!current) return pending;
+      discard(pending); // another VM started one meanwhile
+      return current;
+    });
   } catch (err) {
     logFailure(err);
   }
-  alongside();
-  if (!starting) return;
-  const spawned = starting;
-  // Nothing may throw inside setFunc, which holds the store's lock (see replace).
-  sidecars().setFunc(STORE_KEY, (current) => {
-    if (current) {
-      stop(spawned); // another VM started one meanwhile
-      return current;
-    }
-    try {
-      return handshake(spawned);
-    } catch (err) {
-      logFailure(err);
-      return null;
-    }
-  });
 }
 
 function logFailure(err: unknown): void {
@@ -124,13 +119,19 @@ export function isSidecarAuthorization(header: string): boolean {
 /** Stops this process's sidecar, if any. */
 export function stopSidecar(): void {
   sidecars().setFunc(STORE_KEY, (current) => {
-    if (current) stop(current);
+    if (current) discard(current);
     return null;
   });
 }
 
 function running(): Sidecar {
-  return sidecars().get(STORE_KEY) ?? replace(null);
+  const current = sidecars().get(STORE_KEY);
+  return current && !isPending(current) ? current : replace(null);
+}
+
+// A Go map when read back from the store: `pending` is simply absent on a Sidecar.
+function isPending(entry: Sidecar | Pending): entry is Pending {
+  return (entry as Partial<Pending>).pending === true;
 }
 
 /** Replaces `stale` (a sidecar that did not answer) unless another VM has done so already. */
@@ -140,15 +141,26 @@ function restart(stale: Sidecar): Sidecar {
 
 /**
  * Under the store's lock: keeps the current sidecar unless it is the one with token `staleToken` (or there
- * is none), otherwise stops it and launches a new one. A failed launch leaves null, so the next call tries again.
+ * is none), otherwise stops it and launches a new one. A pending one is waited for first; when its start
+ * failed, that is logged (as serve's start would have) and a new one is launched. A failed launch leaves
+ * null, so the next call tries again.
  */
 function replace(staleToken: string | null): Sidecar {
   let failure: unknown;
   // Read before setFunc: the store's lock is held inside it and is not reentrant.
   const probe = $app.store().get(PROBE_KEY) as ProbeSettings | undefined;
   sidecars().setFunc(STORE_KEY, (current) => {
-    if (current && current.token !== staleToken) return current;
-    if (current) stop(current);
+    if (current && isPending(current)) {
+      try {
+        return handshake(current);
+      } catch (err) {
+        logFailure(err);
+      }
+    } else if (current && current.token !== staleToken) {
+      return current;
+    } else if (current) {
+      stop(current);
+    }
     try {
       return launch(probe);
     } catch (err) {
@@ -157,7 +169,7 @@ function replace(staleToken: string | null): Sidecar {
     }
   });
   const sidecar = sidecars().get(STORE_KEY);
-  if (!sidecar) throw failure instanceof SidecarUnavailableError ? failure : new SidecarUnavailableError(reasonOf(failure));
+  if (!sidecar || isPending(sidecar)) throw failure instanceof SidecarUnavailableError ? failure : new SidecarUnavailableError(reasonOf(failure));
   return sidecar;
 }
 
@@ -209,10 +221,10 @@ function spawn(probe: ProbeSettings | undefined): Starting {
 
 /** Waits (bounded) until the started process has written its state file and answers on its port. */
 function handshake(starting: Starting): Sidecar {
-  const { logFile, ...started } = starting;
+  const { token, stateFile, cmd, stdin, logFile } = starting;
   try {
-    const state = awaitState(started.stateFile, started.cmd.process?.pid ?? 0);
-    const sidecar: Sidecar = { ...started, url: `http://127.0.0.1:${state.port}`, pid: state.pid };
+    const state = awaitState(stateFile, cmd.process?.pid ?? 0);
+    const sidecar: Sidecar = { token, stateFile, cmd, stdin, url: `http://127.0.0.1:${state.port}`, pid: state.pid };
     checkHealth(sidecar);
     removeQuietly(logFile);
     return sidecar;
@@ -247,6 +259,12 @@ function checkHealth(sidecar: Sidecar): void {
   if (outcome.failure) throw new Error(`it does not answer: ${outcome.message}`);
   const health = readAnswer<HealthResponse>("/v1/health", outcome.response.statusCode, toString(outcome.response.body));
   if (health.pid !== sidecar.pid) throw new Error("another process answers on its port");
+}
+
+/** Stops a sidecar, and removes the start log a pending one still has. */
+function discard(entry: Sidecar | Pending): void {
+  stop(entry);
+  if (isPending(entry)) removeQuietly(entry.logFile);
 }
 
 /** Closing stdin asks the sidecar to exit, the kill makes sure, and wait reaps the process. */

@@ -1,14 +1,14 @@
 // Request metrics (spec 4.3): platform_http_requests_total{route,method,status} and the histogram
 // platform_http_request_duration_seconds{route,method}. Pure: label rules, the store keys the counters live
 // under, and rendering the store's contents. The counters themselves are kept by counters.ts.
-import { PROBER_ROUTE_PREFIX } from "../readiness/prober-routes";
+import { SIDECAR_ROUTE_PREFIX } from "../../lib/sidecar-routes";
 import type { MetricFamily, Sample } from "./exposition";
 
 /** Prometheus client libraries' default buckets (seconds). */
 export const DEFAULT_BUCKETS: readonly number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-/** The prober's internal routes (POST /api/platform/readiness/...): sidecar traffic, not service traffic. */
-const UNCOUNTED_PATTERN_PREFIX = `POST ${PROBER_ROUTE_PREFIX}`;
+/** The sidecar's routes into PocketBase (POST /api/platform/...): its traffic, not service traffic. */
+const UNCOUNTED_PATTERN_PREFIX = `POST ${SIDECAR_ROUTE_PREFIX}`;
 
 /** Methods kept as they are; any other method becomes "other", so a client cannot mint label values. */
 const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);

@@ -1,5 +1,5 @@
 /// <reference path="../../../build/types/types.d.ts" />
-// What main.pb.js binds for readiness (platform.readiness.*): GET /api/ready and the two routes of the
+// What main.pb.js binds for readiness (platform.readiness.*): GET /api/ready and the routes of the
 // sidecar's prober (docs/operations.md "How the prober runs").
 import type { ProbeSettings } from "../../../sidecar/protocol";
 import { parseDuration } from "../../config/duration";
@@ -54,6 +54,18 @@ export function snapshotRoute(e: core.RequestEvent): void {
     requireProber(e);
     const { results, tookMs } = parseSnapshotPost(readJsonObject(e), CHECK_NAMES);
     writeSnapshot({ results, tookMs, probedAtMs: Date.now() });
+    return { status: 200, body: { ok: true } };
+  });
+}
+
+/**
+ * POST /api/platform/started (the sidecar only, once, before its first probe): PocketBase listens and the
+ * sidecar answers, so `work` (serve's start work that needs both) runs now; the probe follows its answer.
+ */
+export function answerStarted(e: core.RequestEvent, work: (app: CoreApp) => void): void {
+  respond(e, () => {
+    requireProber(e);
+    work($app);
     return { status: 200, body: { ok: true } };
   });
 }
