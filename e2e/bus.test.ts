@@ -6,6 +6,7 @@ import type PocketBase from "pocketbase";
 import type { RecordModel } from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { busAccepts, closedWithin, connectWithCreds, eventually, startPlatformWithBus, type PlatformWithBus } from "./harness/bus";
+import { readyWhen } from "./harness/readiness";
 import { PASSWORD, buildWorld, client, createMember, unique, type World } from "./harness/world";
 
 let bus: PlatformWithBus;
@@ -400,15 +401,16 @@ describe("a bus outage", () => {
 });
 
 describe("restart convergence", () => {
-  it("publishes every account's recorded state when serve starts", async () => {
+  it("publishes every account's recorded state when serve starts, before it first reports readiness", async () => {
     const org = await w.su.collection("organizations").create({ name: "Converge", code: unique("conv"), active: true });
     const user = await busUser(org.id);
     await bus.stopNats();
     await w.su.collection("organizations").update(org.id, { active: false });
     expect((await account(org.id)).bus_confirmed).toBe(false);
     await bus.startNats();
-    // Nothing saved again: the restart alone converges.
+    // Nothing saved again: the restart alone converges, and the first probe follows the start's publication.
     await bus.platform.restart();
+    await readyWhen(bus.platform.url, () => true);
     expect((await account(org.id)).bus_confirmed).toBe(true);
     expect(await refused(user.creds_file)).toBe(true);
   });
