@@ -9,7 +9,7 @@ import { CHECK_STATES, type CheckState } from "../pb_hooks_src/observability/rea
 import type { ProbeSettings } from "./protocol";
 
 export { CHECK_PATH, SNAPSHOT_PATH } from "../pb_hooks_src/lib/sidecar-routes";
-/** Before PocketBase listens (the sidecar starts during bootstrap), the first probe is retried this often. */
+/** Until a first snapshot has landed, a probe that could not deliver one is repeated this often. */
 export const FIRST_PROBE_RETRY_MS = 25;
 
 export interface PostAnswer {
