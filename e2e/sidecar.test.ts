@@ -307,7 +307,8 @@ describe("sidecar under serve", () => {
     const silent = await probeCall(served, "/v1/nats/request", { servers, subject: "probe.nobody", payload: "x", timeoutMs: 500 });
     expect(silent.error).toContain("nothing on the bus");
 
-    // The cached connection breaks with the server; the next call after its return connects anew.
+    // The cached connection breaks with the server. Whether or not the sidecar has read the socket's end
+    // yet, the call reports the bus as it is now (unreachable), and the call after its return connects anew.
     await nc.close();
     await stop(server);
     const broken = await probeCall(served, "/v1/nats/request", { servers, subject: "probe.echo", payload: "x", timeoutMs: 1000 });

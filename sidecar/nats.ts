@@ -1,12 +1,15 @@
 // NATS connections held for the hooks (goja has no TCP client). One connection per (servers, creds)
 // pair, opened on first use and reused; it does not reconnect by itself: a connection that breaks is
 // closed, dropped from the cache, and the next call opens a new one, so a bus that is down fails a call
-// at once with a plain message instead of queueing it behind reconnect attempts.
+// at once with a plain message instead of queueing it behind reconnect attempts. A call that finds its
+// cached connection broken before this process noticed (the server left between two calls) is tried once
+// more on a new connection, so its answer is about the bus as it is now.
 import { createHash } from "node:crypto";
 import {
   AuthorizationError,
   ClosedConnectionError,
   ConnectionError,
+  PermissionViolationError,
   credsAuthenticator,
   RequestError,
   TimeoutError,
@@ -35,30 +38,20 @@ const keyOf = (target: BusTarget): string =>
 export class NatsPool {
   private readonly connections = new Map<string, Promise<NatsConnection>>();
 
-  constructor(private readonly open: Connect = connect) {}
+  constructor(private readonly dial: Connect = connect) {}
 
   /** Sends `payload` on `subject` and returns the reply's text; `timeoutMs` bounds connecting and waiting. */
-  async request(target: BusTarget, subject: string, payload: string, timeoutMs: number): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    const nc = await this.connection(target, timeoutMs);
-    try {
-      const reply = await nc.request(subject, payload, { timeout: Math.max(1, deadline - Date.now()) });
-      return reply.string();
-    } catch (err) {
-      throw failure(err, target, subject, timeoutMs);
-    }
+  request(target: BusTarget, subject: string, payload: string, timeoutMs: number): Promise<string> {
+    return this.onConnection(target, timeoutMs, subject, async (nc, msLeft) => (await nc.request(subject, payload, { timeout: msLeft })).string());
   }
 
   /** Connects if needed and flushes: a round trip to the server. Returns its duration in ms. */
-  async ping(target: BusTarget, timeoutMs: number): Promise<number> {
-    const nc = await this.connection(target, timeoutMs);
-    const started = performance.now();
-    try {
-      await withTimeout(nc.flush(), timeoutMs);
-    } catch (err) {
-      throw failure(err, target, undefined, timeoutMs);
-    }
-    return performance.now() - started;
+  ping(target: BusTarget, timeoutMs: number): Promise<number> {
+    return this.onConnection(target, timeoutMs, undefined, async (nc, msLeft) => {
+      const started = performance.now();
+      await withTimeout(nc.flush(), msLeft);
+      return performance.now() - started;
+    });
   }
 
   async closeAll(): Promise<void> {
@@ -67,11 +60,32 @@ export class NatsPool {
     await Promise.allSettled(pending.map(async (nc) => (await nc).close()));
   }
 
-  private connection(target: BusTarget, timeoutMs: number): Promise<NatsConnection> {
+  /** Runs `operation` on the target's connection within `timeoutMs`; see the header for the one retry. */
+  private async onConnection<T>(
+    target: BusTarget,
+    timeoutMs: number,
+    subject: string | undefined,
+    operation: (nc: NatsConnection, msLeft: number) => Promise<T>,
+  ): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
     const key = keyOf(target);
-    const cached = this.connections.get(key);
-    if (cached) return cached;
-    const opening = this.open({
+    const msLeft = () => Math.max(1, deadline - Date.now());
+    for (let retried = false; ; retried = true) {
+      const cached = this.connections.get(key);
+      const opening = cached ?? this.open(key, target, msLeft());
+      const nc = await opening;
+      try {
+        return await operation(nc, msLeft());
+      } catch (err) {
+        if (retried || !cached || !lostConnection(err)) throw failure(err, target, subject, timeoutMs);
+        if (this.connections.get(key) === opening) this.connections.delete(key);
+        void nc.close().catch(() => {});
+      }
+    }
+  }
+
+  private open(key: string, target: BusTarget, timeoutMs: number): Promise<NatsConnection> {
+    const opening = this.dial({
       servers: target.servers,
       authenticator: target.creds === undefined ? undefined : credsAuthenticator(encoder.encode(target.creds)),
       name: "platform-sidecar",
@@ -95,6 +109,16 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
 }
 
+/**
+ * Whether an operation failed because its connection went away, not because of what the bus answered:
+ * a timeout, no responders and a refusal are answers, and trying again would only repeat them.
+ */
+function lostConnection(err: unknown): boolean {
+  if (err instanceof TimeoutError || err instanceof AuthorizationError || err instanceof PermissionViolationError) return false;
+  if (err instanceof RequestError) return !err.isNoResponders() && !(err.cause instanceof PermissionViolationError);
+  return err instanceof ConnectionError || err instanceof ClosedConnectionError;
+}
+
 /** A plain message for a failed bus operation; library text is redacted, creds never appear. */
 function failure(err: unknown, target: BusTarget, subject: string | undefined, timeoutMs: number): HttpError {
   const where = target.servers.join(", ");
@@ -109,6 +133,7 @@ function failure(err: unknown, target: BusTarget, subject: string | undefined, t
   if (err instanceof ConnectionError || err instanceof ClosedConnectionError) {
     return new HttpError(502, `the bus at ${where} could not be reached: ${redact(err.message)}`);
   }
+  if (lostConnection(err)) return new HttpError(502, `the bus at ${where} closed the connection before answering${subject ? ` on ${subject}` : ""}`);
   const message = err instanceof Error ? redact(err.message) : "unknown error";
   return new HttpError(502, `the bus request to ${where} failed: ${message}`);
 }
