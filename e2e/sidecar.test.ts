@@ -240,7 +240,7 @@ describe("sidecar from a command (lazy start)", () => {
   it("reports a sidecar that dies while starting at once, with its output", async () => {
     const brokenHooks = join(scratch, "broken-hooks");
     cpSync(hooksDir, brokenHooks, { recursive: true });
-    writeFileSync(join(brokenHooks, "sidecar/sidecar.mjs"), 'console.error("broken bundle");\nprocess.exit(3);\n');
+    writeFileSync(join(brokenHooks, "sidecar/sidecar.cjs"), 'console.error("broken bundle");\nprocess.exit(3);\n');
     const started = Date.now();
     const result = await run(BIN.pocketbase, ["sidecarprobe", ...pbArgs(join(scratch, `data-${seq++}`), brokenHooks)]);
     expect(result.stdout + result.stderr).toContain(
