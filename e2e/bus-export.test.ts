@@ -6,7 +6,7 @@
 // checks `bus export` creates the operator when there is none yet).
 import { spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { connect as tcpConnect } from "node:net";
+import { createServer, connect as tcpConnect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Algorithms, encodeAccount, encodeGeneric, encodeOperator, encodeUser, fmtCreds } from "@nats-io/jwt";
@@ -441,6 +441,45 @@ describe("serve --bus", () => {
     expect(lines[0]).toContain(`listens on port ${exported.port}`);
     expect(lines[0]).toContain(`dials port ${exported.port + 1}`);
     expect(processesWithArgument(join(exported.dir, "bus.conf"))).toEqual([]);
+  });
+
+  /** Serves with --bus, expects it to stop by itself with `message` among its lines; the time it took. */
+  async function refusedStart(exported: Exported, message: string, env: Record<string, string> = {}): Promise<number> {
+    const started = Date.now();
+    const served = await serveBus(exported, env);
+    const code = await served.exited;
+    expect(code, served.output()).not.toBe(0);
+    expect(served.output()).toContain(message);
+    expect(served.output()).not.toMatch(/\bat .*\.js:\d+/);
+    expect(processesWithArgument(join(exported.dir, "bus.conf"))).toEqual([]);
+    return Date.now() - started;
+  }
+
+  it("refuses a config that nats-server rejects, with nats-server's own complaint", async () => {
+    const exported = await exportFolder(platform);
+    writeFileSync(join(exported.dir, "bus.conf"), `${readFileSync(join(exported.dir, "bus.conf"), "utf8")}\nunclosed {\n`);
+    await refusedStart(exported, `serve --bus: nats-server refused ${join(exported.dir, "bus.conf")}: `);
+  });
+
+  it("refuses to start when something already listens on the bus port", async () => {
+    const exported = await exportFolder(platform);
+    const squatter = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => squatter.listen(exported.port, "127.0.0.1", resolve));
+    try {
+      await refusedStart(exported, `serve --bus: something already listens on 127.0.0.1:${exported.port}; stop it or choose another port`);
+    } finally {
+      squatter.close();
+    }
+  });
+
+  it("stops at once, not after its 30 s wait, when nats-server exits before it answers", async () => {
+    const exported = await exportFolder(platform);
+    // Passes the config test, then dies on start.
+    const crashing = join(exported.dir, "..", `crashing-nats-${seq++}`);
+    writeFileSync(crashing, `#!/bin/sh\n[ "$1" = -t ] && exec "${BIN.natsServer}" "$@"\necho "crashed on start" >&2\nexit 3\n`);
+    chmodSync(crashing, 0o755);
+    const took = await refusedStart(exported, "serve --bus: nats-server exited before it answered (its log is above)", { NATS_SERVER_BIN: crashing });
+    expect(took).toBeLessThan(20_000);
   });
 
   it("acts only for serve: another command with --bus starts no bus server", async () => {

@@ -21,14 +21,15 @@ export { start } from "./startup";
 export { ensureSidecar, stopSidecar } from "./lib/sidecar";
 
 /**
- * serve's onBootstrap (docs/performance.md "Start and footprint"): the uptime's start; the sidecar's Node
- * process, spawned and not waited for; the embedded nats-server (`serve --bus`), which answers before
- * bootstrap returns. Every bus account converges later, at startedRoute.
+ * serve's onBootstrap (docs/performance.md "Start and footprint"): the uptime's start; the embedded
+ * nats-server (`serve --bus`), which answers before bootstrap returns; then the sidecar's Node process,
+ * spawned and not waited for. In that order because Node's start takes a core for ~40 ms, which nats-server's
+ * start, waited for, would otherwise share. Every bus account converges later, at startedRoute.
  */
 export function startServing(app: CoreApp): void {
   markStarted();
-  startSidecarWithServe(proberSettings);
   startEmbeddedIfEnabled(app);
+  startSidecarWithServe(proberSettings);
 }
 
 /**

@@ -7,7 +7,7 @@ import { firstLineOf } from "../lib/errors";
 import { rootCommand } from "../lib/events";
 import { commandName } from "./command-line";
 import { clientPortOf, serverUrlPort } from "./server-port";
-import { answersLikeNats, configTestArgs, dialHost, probeArgs, supervisorArgs, supervisorEnv } from "./supervisor";
+import { answered, awaitAnswerArgs, dialHost, parsePreflight, preflightArgs, supervisorArgs, supervisorEnv } from "./supervisor";
 
 type Platform = typeof import("../platform");
 
@@ -29,8 +29,6 @@ interface Supervised {
 const STORE_KEY = "platform.bus.embedded";
 const ENABLED_KEY = "platform.bus.embedded.enabled";
 const START_TIMEOUT_MS = 30_000;
-// nats-server listens some 30-50 ms after it starts; every probe interval of waiting beyond that delays serve.
-const PROBE_INTERVAL_MS = 10;
 
 /**
  * From the loader VM, which alone knows the command line's command: when this process is `serve` with
@@ -78,14 +76,13 @@ export function startEmbedded(app: CoreApp): void {
   } catch {
     fail(`no nats-server at ${natsServer}; set NATS_SERVER_BIN to its path`);
   }
-  const test = $os.cmd("bash", ...configTestArgs(natsServer, configPath));
-  test.dir = folder;
-  test.env = supervisorEnv(process.env);
-  const complaint = toString(test.output()).trim().split("\n").pop() ?? "";
-  if (complaint !== "") fail(`nats-server refused ${configPath}: ${complaint}`);
-
   const host = dialHost(config.bus.server_url);
-  if (probe(host, port) !== "") fail(`something already listens on ${host}:${port}; stop it or choose another port`);
+  const preflight = $os.cmd("timeout", ...preflightArgs(natsServer, configPath, host, port));
+  preflight.dir = folder;
+  preflight.env = supervisorEnv(process.env);
+  const checked = parsePreflight(outputOf(preflight));
+  if ("complaint" in checked) fail(`nats-server refused ${configPath}: ${checked.complaint}`);
+  if ("busy" in checked) fail(`something already listens on ${host}:${port}; stop it or choose another port`);
 
   const cmd = $os.cmd("bash", ...supervisorArgs(natsServer, configPath));
   cmd.dir = folder;
@@ -96,13 +93,10 @@ export function startEmbedded(app: CoreApp): void {
   const supervised: Supervised = { cmd, lifeline };
   app.store().set(STORE_KEY, supervised);
 
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  while (!answersLikeNats(probe(host, port))) {
-    if (Date.now() > deadline) {
-      stopEmbedded(app);
-      fail(`nats-server did not answer on ${host}:${port} within ${START_TIMEOUT_MS / 1000}s (its log is above)`);
-    }
-    sleep(PROBE_INTERVAL_MS);
+  const outcome = answered(outputOf($os.cmd("timeout", ...awaitAnswerArgs(host, port, cmd.process?.pid ?? 0, START_TIMEOUT_MS))));
+  if (outcome !== "answers") {
+    stopEmbedded(app);
+    fail(outcome === "exited" ? "nats-server exited before it answered (its log is above)" : `nats-server did not answer on ${host}:${port} within ${START_TIMEOUT_MS / 1000}s (its log is above)`);
   }
   console.log(`bus: nats-server answers on ${host}:${port} (config ${configPath})`);
 }
@@ -129,10 +123,10 @@ export function embeddedSupervisorPid(app: CoreApp): number | undefined {
   return supervised?.cmd.process?.pid;
 }
 
-/** What probeArgs printed, or "" when nothing listens (refused or timed out). */
-function probe(host: string, port: number): string {
+/** What a command printed; "" when it failed or was stopped (goja's exec then keeps no output). */
+function outputOf(cmd: exec.Cmd): string {
   try {
-    return toString($os.cmd("timeout", ...probeArgs(host, port)).output());
+    return toString(cmd.output());
   } catch {
     return "";
   }

@@ -1,6 +1,11 @@
-import { describe, expect, it } from "vitest";
+import { execFile, spawn } from "node:child_process";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
 import { commandName } from "./command-line";
-import { answersLikeNats, configTestArgs, dialHost, probeArgs, supervisorArgs, supervisorEnv } from "./supervisor";
+import { answered, awaitAnswerArgs, dialHost, parsePreflight, preflightArgs, supervisorArgs, supervisorEnv } from "./supervisor";
 
 describe("commandName", () => {
   const valued = new Set(["dir", "hooksDir", "config", "bus-config", "encryptionEnv"]);
@@ -24,7 +29,10 @@ describe("supervisor", () => {
     expect(args.slice(2)).toEqual(["bus-supervisor", "/opt/bin/nats-server", "/srv/bus/bus.conf"]);
     expect(supervisorArgs("nats-server", "bus.conf", ["--ports_file_dir", "/tmp/p"]).slice(3)).toEqual(["nats-server", "bus.conf", "--ports_file_dir", "/tmp/p"]);
     expect(args[1]).not.toContain("/srv/bus");
-    expect(configTestArgs("/opt/bin/nats-server", "/srv/bus/bus.conf").slice(2)).toEqual(["/opt/bin/nats-server", "/srv/bus/bus.conf"]);
+    const preflight = preflightArgs("/opt/bin/nats-server", "/srv/bus/bus.conf", "::1", 4222);
+    expect(preflight.slice(-4)).toEqual(["/opt/bin/nats-server", "/srv/bus/bus.conf", "::1", "4222"]);
+    expect(preflight[3]).not.toContain("/srv/bus");
+    expect(awaitAnswerArgs("::1", 4222, 77, 30_000)).toEqual(["30", "bash", "-c", expect.any(String), "::1", "4222", "77"]);
   });
 
   it("keeps the platform's own configuration out of nats-server's environment", () => {
@@ -40,11 +48,76 @@ describe("supervisor", () => {
     expect(dialHost("tls://u:p@bus.example.com:4222")).toBe("bus.example.com");
   });
 
-  it("probes with host and port as arguments, and takes only NATS's greeting as an answer", () => {
-    expect(probeArgs("::1", 4222).slice(-2)).toEqual(["::1", "4222"]);
-    expect(answersLikeNats("connected:INFO")).toBe(true);
-    expect(answersLikeNats("connected:HTTP")).toBe(false);
-    expect(answersLikeNats("connected:")).toBe(false);
-    expect(answersLikeNats("")).toBe(false);
+});
+
+// The scripts run in the real bash, against a loopback listener and a stand-in for nats-server's -t.
+describe("the checks around nats-server's start, in bash", () => {
+  const scratch = mkdtempSync(join(tmpdir(), "supervisor-test-"));
+  const listeners: Server[] = [];
+  afterAll(() => {
+    listeners.forEach((l) => l.close());
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  /** A loopback port that greets each connection with `greeting`; its port. */
+  async function listening(greeting: string): Promise<number> {
+    const server = createServer((socket) => {
+      // The scripts close without reading the rest: a reset, not a failure.
+      socket.on("error", () => {});
+      socket.end(greeting);
+    });
+    listeners.push(server);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    return (server.address() as { port: number }).port;
+  }
+
+  async function freePort(): Promise<number> {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as { port: number };
+    await new Promise((resolve) => server.close(resolve));
+    return port;
+  }
+
+  /** A stand-in binary whose config test passes or prints a complaint and fails. */
+  function natsServer(refuses: boolean): string {
+    const path = join(scratch, refuses ? "refusing" : "accepting");
+    writeFileSync(path, refuses ? '#!/bin/sh\necho "nats-server: bus.conf:3:1: unexpected EOF" >&2\nexit 1\n' : "#!/bin/sh\nexit 0\n");
+    chmodSync(path, 0o755);
+    return path;
+  }
+
+  // Asynchronous: the listeners answer from this process's event loop.
+  const run = (args: string[]): Promise<string> =>
+    new Promise((resolve, reject) => execFile(args[0], args.slice(1), { encoding: "utf8" }, (err, stdout) => (err ? reject(err) : resolve(stdout))));
+
+  it("preflight: passes, names nats-server's complaint, or finds the port taken", async () => {
+    const free = await freePort();
+    expect(parsePreflight(await run(["timeout", ...preflightArgs(natsServer(false), "bus.conf", "127.0.0.1", free)]))).toEqual({ ok: true });
+    expect(parsePreflight(await run(["timeout", ...preflightArgs(natsServer(true), "bus.conf", "127.0.0.1", free)]))).toEqual({
+      ok: false,
+      complaint: "nats-server: bus.conf:3:1: unexpected EOF",
+    });
+    const taken = await listening("HTTP/1.1 400\r\n");
+    expect(parsePreflight(await run(["timeout", ...preflightArgs(natsServer(false), "bus.conf", "127.0.0.1", taken)]))).toEqual({ ok: false, busy: true });
+  });
+
+  it("waits for NATS's greeting, and stops waiting when the supervisor has exited", async () => {
+    const alive = spawn("sleep", ["30"]);
+    try {
+      const nats = await listening('INFO {"server_id":"x"}\r\n');
+      expect(answered(await run(["timeout", ...awaitAnswerArgs("127.0.0.1", nats, alive.pid!, 5_000)]))).toBe("answers");
+      // Something that is not NATS on the port is not an answer; the wait goes on until timeout ends it.
+      const http = await listening("HTTP/1.1 400\r\n");
+      await expect(run(["timeout", ...awaitAnswerArgs("127.0.0.1", http, alive.pid!, 1_000)])).rejects.toThrow();
+      expect(answered("")).toBe("timeout");
+    } finally {
+      alive.kill();
+    }
+    // A child that has exited and not been reaped yet is a zombie: that counts as exited.
+    const exited = spawn("true");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(answered(await run(["timeout", ...awaitAnswerArgs("127.0.0.1", await freePort(), exited.pid!, 5_000)]))).toBe("exited");
+    expect(answered(await run(["timeout", ...awaitAnswerArgs("127.0.0.1", await freePort(), 2 ** 22 + 1, 5_000)]))).toBe("exited");
   });
 });

@@ -7,13 +7,16 @@
 // 10 s). SIGTERM, SIGINT or SIGHUP to the supervisor do the same. Bash rather than a Node wrapper: it is
 // on every host PocketBase runs on and starts in a millisecond.
 
+// Bounds the checks before the start; a local config test and a loopback dial take milliseconds.
+const PREFLIGHT_TIMEOUT_S = 10;
+
 // $1: nats-server binary, $2: config file, further arguments go to nats-server.
 // - Given no stderr (goja cannot hand a child PocketBase's own), the log goes to the parent's stderr when
 //   that can be reopened (a pipe, terminal or file; not a socket such as journald's), else nowhere.
 // - Background jobs of a non-interactive shell get /dev/null as stdin, so the pipe is kept on fd 3.
 // - `wait -n -p` (bash 5.1) returns when either nats-server or the pipe watcher ends, or on a signal.
 export const SUPERVISOR_SCRIPT = String.raw`
-if [ "$(readlink /proc/$$/fd/2)" = /dev/null ] && (exec 2>>"/proc/$PPID/fd/2") 2>/dev/null; then
+if [ /proc/$$/fd/2 -ef /dev/null ] && (exec 2>>"/proc/$PPID/fd/2") 2>/dev/null; then
   exec 2>>"/proc/$PPID/fd/2" 1>&2
 fi
 exec 3<&0 0</dev/null
@@ -33,12 +36,51 @@ wait "$nats" 2>/dev/null
 exit 0
 `;
 
+/** What preflightArgs printed: nothing when nats-server may start. */
+export type Preflight = { ok: true } | { ok: false; complaint: string } | { ok: false; busy: true };
+
 /**
- * Arguments of `bash` that run nats-server's config test (`-t`) and print its complaint on failure,
- * nothing on success: goja's exec throws away the output of a command that fails.
+ * Arguments of `timeout` for the checks before nats-server starts, in one process (each process spawned
+ * before the listener opens delays serve): nats-server's config test (`-t`), which prints its complaint
+ * (goja's exec throws away the output of a command that fails, so the script itself never fails), then
+ * one look at the client port through bash's /dev/tcp, since goja has no TCP client.
  */
-export function configTestArgs(natsServer: string, configPath: string): string[] {
-  return ["-c", 'out=$("$0" -t -c "$1" 2>&1) || printf "%s\\n" "$out"', natsServer, configPath];
+export function preflightArgs(natsServer: string, configPath: string, host: string, port: number): string[] {
+  const script = [
+    'out=$("$0" -t -c "$1" 2>&1) || { printf "refused:%s" "$out"; exit 0; }',
+    'if (exec 3<>"/dev/tcp/$2/$3") 2>/dev/null; then printf busy; fi',
+  ].join("\n");
+  return [String(PREFLIGHT_TIMEOUT_S), "bash", "-c", script, natsServer, configPath, host, String(port)];
+}
+
+/** Reads what preflightArgs printed; its last line is nats-server's complaint. */
+export function parsePreflight(output: string): Preflight {
+  if (output.startsWith("refused:")) return { ok: false, complaint: output.slice("refused:".length).trim().split("\n").pop() ?? "" };
+  if (output === "busy") return { ok: false, busy: true };
+  return { ok: true };
+}
+
+/**
+ * Arguments of `timeout` for one process that waits until the client port answers with NATS's greeting
+ * (`INFO`, which a NATS server sends first), looking every 5 ms, and gives up as soon as the supervisor has
+ * exited (nats-server ended; its log says why). Prints `answers` or `exited`; nothing if timeout ends it.
+ */
+export function awaitAnswerArgs(host: string, port: number, supervisorPid: number, timeoutMs: number): string[] {
+  const script = [
+    'until exec 3<>"/dev/tcp/$0/$1" && read -r -t 2 -N 4 greeting <&3 && [ "$greeting" = INFO ]; do',
+    "  exec 3<&-",
+    // An exited child stays a zombie (Z) until PocketBase reaps it.
+    '  read -r stat <"/proc/$2/stat" && [[ $stat != *") Z "* ]] || { printf exited; exit 0; }',
+    "  sleep 0.005",
+    "done 2>/dev/null",
+    "printf answers",
+  ].join("\n");
+  return [String(Math.ceil(timeoutMs / 1000)), "bash", "-c", script, host, String(port), String(supervisorPid)];
+}
+
+/** What awaitAnswerArgs printed. */
+export function answered(output: string): "answers" | "exited" | "timeout" {
+  return output === "answers" || output === "exited" ? output : "timeout";
 }
 
 /**
@@ -66,19 +108,4 @@ export function dialHost(serverUrl: string): string {
   const name = host?.[1] ?? host?.[2] ?? "";
   if (name === "" || name === "0.0.0.0" || name === "::") return "127.0.0.1";
   return name;
-}
-
-/**
- * Arguments of `timeout` for one look at a NATS client port, through bash's /dev/tcp: goja has no TCP
- * client, and an HTTP request races the server's greeting (Go's client then logs an "unsolicited
- * response"). Prints nothing when nothing listens, else `connected:` and the first four bytes received.
- */
-export function probeArgs(host: string, port: number): string[] {
-  const script = 'exec 3<>"/dev/tcp/$0/$1" || exit 1; read -r -t 2 -N 4 greeting <&3; printf "connected:%s" "$greeting"';
-  return ["3", "bash", "-c", script, host, String(port)];
-}
-
-/** What a probe printed says a NATS server listens: it speaks first, `INFO {...}`. */
-export function answersLikeNats(probeOutput: string): boolean {
-  return probeOutput === "connected:INFO";
 }
