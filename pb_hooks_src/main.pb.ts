@@ -2,14 +2,18 @@
 // The single hooks entry file: registrations only. PocketBase serializes every handler and runs it in a
 // pooled VM where no name of this file exists, so each handler requires the library itself (the module is
 // cached per VM). Record hooks fire for every writer: the API, SuperUsers, the admin UI, hooks and commands.
+// What runs here, at load, and in onBootstrap comes from the small lib/loader.js; handlers that run once
+// PocketBase listens require the full lib/platform.js (docs/performance.md "Start and footprint").
+type Loader = typeof import("./loader");
 type Platform = typeof import("./platform");
 type Serving = typeof import("./serving");
 
-(require(`${__hooks}/lib/platform.js`) as Platform).start();
+const loader = require(`${__hooks}/lib/loader.js`) as Loader;
+loader.start();
 
 // Hooks that concern a few collections are bound to those only (hooks.ts#hookTags): a bound handler holds
 // a pooled VM while the rest of the write runs inside it.
-const tags = (require(`${__hooks}/lib/platform.js`) as Platform).hooks.hookTags();
+const tags = loader.hookTags();
 
 onRecordValidate((e) => {
   (require(`${__hooks}/lib/platform.js`) as Platform).hooks.validate(e);
@@ -87,16 +91,16 @@ onCollectionDeleteExecute((e) => {
 
 // Runs after the commit, so a rolled-back entry is never printed; tagged with the audit collection, and
 // bound only when audit.log_to_console is on.
-if ((require(`${__hooks}/lib/platform.js`) as Platform).observability.mirrorsToConsole()) {
+if (loader.mirrorsToConsole()) {
   onRecordAfterCreateSuccess((e) => {
     (require(`${__hooks}/lib/platform.js`) as Platform).observability.mirrorToConsole(e);
     e.next();
-  }, (require(`${__hooks}/lib/platform.js`) as Platform).observability.auditCollectionName());
+  }, loader.auditCollectionName());
 }
 
 cronAdd(
-  (require(`${__hooks}/lib/platform.js`) as Platform).observability.RETENTION_JOB,
-  (require(`${__hooks}/lib/platform.js`) as Platform).observability.retentionSchedule(),
+  loader.RETENTION_JOB,
+  loader.retentionSchedule(),
   () => {
     (require(`${__hooks}/lib/platform.js`) as Platform).observability.sweepRetention();
   },
@@ -138,17 +142,17 @@ onRecordEnrich((e) => {
 // recorded state (and again every minute, below).
 onBootstrap((e) => {
   e.next();
-  (require(`${__hooks}/lib/platform.js`) as Platform).startServing(e.app);
+  (require(`${__hooks}/lib/loader.js`) as Loader).startServing(e.app);
 });
 
 onTerminate((e) => {
-  (require(`${__hooks}/lib/platform.js`) as Platform).stopSidecar();
+  (require(`${__hooks}/lib/loader.js`) as Loader).stopSidecar();
   e.next();
 });
 
 cronAdd(
-  (require(`${__hooks}/lib/platform.js`) as Platform).bus.RECONCILE_JOB,
-  (require(`${__hooks}/lib/platform.js`) as Platform).bus.RECONCILE_SCHEDULE,
+  loader.RECONCILE_JOB,
+  loader.RECONCILE_SCHEDULE,
   () => {
     (require(`${__hooks}/lib/platform.js`) as Platform).bus.reconcileAccounts($app);
   },
@@ -216,8 +220,8 @@ routerAdd("POST", "/api/platform/readiness/snapshot", (e) => {
 }, $apis.skipSuccessActivityLog());
 
 cronAdd(
-  (require(`${__hooks}/lib/platform.js`) as Platform).readiness.WATCHDOG_JOB,
-  (require(`${__hooks}/lib/platform.js`) as Platform).readiness.WATCHDOG_SCHEDULE,
+  loader.WATCHDOG_JOB,
+  loader.WATCHDOG_SCHEDULE,
   () => {
     (require(`${__hooks}/lib/platform.js`) as Platform).readiness.watchProber();
   },
@@ -226,7 +230,7 @@ cronAdd(
 // One global middleware (middleware.ts), since each holds a hook VM for the whole request: the console's
 // security headers (docs/console.md "Security headers") on its pages and assets, and, unless
 // metrics.enabled is false, every request counted by route pattern (spec 4.3).
-if ((require(`${__hooks}/lib/platform.js`) as Platform).metrics.enabled()) {
+if (loader.metricsEnabled()) {
   routerUse((e) => {
     (require(`${__hooks}/lib/serving.js`) as Serving).serveCounted(e);
   });

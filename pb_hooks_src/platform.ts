@@ -9,28 +9,11 @@ import { createThingRoute, ownIdentityRoute } from "./inventory/routes";
 import { certAuditRoute, rotateCaRoute } from "./overlay/routes";
 import { revokeInactiveHosts } from "./overlay/revocation-backfill";
 import { acceptInviteRoute, clientConfigRoute } from "./tenancy/routes";
-import { startEmbeddedIfEnabled, stopEmbedded } from "./bus/embedded";
+import { stopEmbedded } from "./bus/embedded";
 import { reconcileAtStart } from "./bus/reconcile";
-import { startSidecarWithServe } from "./lib/sidecar";
-import { answerStarted, markStarted, proberSettings } from "./observability/readiness/platform";
+import { answerStarted } from "./observability/readiness/platform";
 import { allowCaseVariantMailboxes, requireUniqueMailboxes } from "./tenancy/email-migration";
 
-export { start } from "./startup";
-// The platform sidecar (docs/sidecar.md): started early under `serve` from onBootstrap, otherwise on first use.
-// Under serve it also keeps the readiness prober's schedule.
-export { ensureSidecar, stopSidecar } from "./lib/sidecar";
-
-/**
- * serve's onBootstrap (docs/performance.md "Start and footprint"): the uptime's start; the embedded
- * nats-server (`serve --bus`), which answers before bootstrap returns; then the sidecar's Node process,
- * spawned and not waited for. In that order because Node's start takes a core for ~40 ms, which nats-server's
- * start, waited for, would otherwise share. Every bus account converges later, at startedRoute.
- */
-export function startServing(app: CoreApp): void {
-  markStarted();
-  startEmbeddedIfEnabled(app);
-  startSidecarWithServe(proberSettings);
-}
 
 /**
  * POST /api/platform/started, the sidecar's first call once PocketBase listens: serve's start work that
@@ -75,7 +58,7 @@ export const routes = {
 };
 
 export * as bus from "./bus/platform";
-// `serve --bus`: the nats-server child's stop (onTerminate; startServing starts it).
+// `serve --bus`: the nats-server child's stop (onTerminate; loader.ts#startServing starts it).
 export const busServer = { stop: stopEmbedded };
 
 export * as readiness from "./observability/readiness/platform";

@@ -2,8 +2,12 @@
 //   pb_hooks/main.pb.js      the single entry file: registrations only, each handler requires the library
 //   pb_hooks/lib/platform.js the CommonJS library with all logic (handlers run in pooled VMs and see
 //                            no top-level variable, so each handler requires it itself)
+//   pb_hooks/lib/loader.js   a small library for what runs before PocketBase listens (the loader VM's
+//                            registrations and commands, serve's onBootstrap), so start does not wait
+//                            for the whole library's compilation
 //   pb_hooks/lib/serving.js  a small library for the hot paths (the metrics middleware, GET /api/ready):
 //                            a VM PocketBase creates under load compiles it instead of the whole library
+//   pb_hooks/lib/yaml.js     js-yaml, required only when a config file is read (config/yaml-on-demand.ts)
 //   pb_hooks/sidecar/sidecar.cjs  the Node sidecar (sidecar/; docs/sidecar.md) that the hooks start, with
 //                            its npm dependencies bundled, so the hooks dir stays the one deployable unit
 import { build } from "esbuild";
@@ -42,7 +46,12 @@ const define = {
 await build({
   ...common,
   define,
-  entryPoints: { platform: join(root, "pb_hooks_src/platform.ts"), serving: join(root, "pb_hooks_src/serving.ts") },
+  entryPoints: {
+    platform: join(root, "pb_hooks_src/platform.ts"),
+    loader: join(root, "pb_hooks_src/loader.ts"),
+    serving: join(root, "pb_hooks_src/serving.ts"),
+    yaml: join(root, "pb_hooks_src/config/yaml.ts"),
+  },
   outdir: join(out, "lib"),
   bundle: true,
   format: "cjs",

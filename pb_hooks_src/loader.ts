@@ -1,0 +1,28 @@
+// The small library of what runs before PocketBase listens: the loader VM's registrations (main.pb.ts's
+// top level, the platform's commands) and serve's onBootstrap, bundled to pb_hooks/lib/loader.js. The
+// full library (platform.ts) is compiled by the first handler that needs it, once the listener is open:
+// compiling it in the loader took ~50 ms of every start (docs/performance.md "Start and footprint").
+import { startEmbeddedIfEnabled } from "./bus/embedded";
+import { startSidecarWithServe } from "./lib/sidecar";
+import { markStarted, proberSettings } from "./observability/readiness/platform";
+
+export { start } from "./startup";
+export { hookTags } from "./hooks";
+export { stopSidecar } from "./lib/sidecar";
+export { auditCollectionName, mirrorsToConsole } from "./observability/handlers";
+export { RETENTION_JOB, retentionSchedule } from "./observability/retention-job";
+export { RECONCILE_JOB, RECONCILE_SCHEDULE } from "./bus/reconcile";
+export { WATCHDOG_JOB, WATCHDOG_SCHEDULE } from "./observability/readiness/platform";
+export { enabled as metricsEnabled } from "./observability/metrics/platform";
+
+/**
+ * serve's onBootstrap: the uptime's start; the embedded nats-server (`serve --bus`), which answers before
+ * bootstrap returns; then the sidecar's Node process, spawned and not waited for. In that order because
+ * Node's start takes a core for ~40 ms, which nats-server's start, waited for, would otherwise share.
+ * Every bus account converges later, at platform.ts#startedRoute.
+ */
+export function startServing(app: CoreApp): void {
+  markStarted();
+  startEmbeddedIfEnabled(app);
+  startSidecarWithServe(proberSettings);
+}
