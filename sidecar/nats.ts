@@ -10,13 +10,13 @@ import {
   ClosedConnectionError,
   ConnectionError,
   PermissionViolationError,
-  credsAuthenticator,
   RequestError,
   TimeoutError,
   connect,
   type NatsConnection,
   type NodeConnectionOptions,
 } from "@nats-io/transport-node";
+import { credsSigner, parseCreds } from "./creds";
 import { HttpError, redact } from "./errors";
 
 export interface BusTarget {
@@ -26,8 +26,6 @@ export interface BusTarget {
 }
 
 export type Connect = (options: NodeConnectionOptions) => Promise<NatsConnection>;
-
-const encoder = new TextEncoder();
 
 /** A cache key that does not keep the creds text itself as a key. */
 const keyOf = (target: BusTarget): string =>
@@ -87,7 +85,7 @@ export class NatsPool {
   private open(key: string, target: BusTarget, timeoutMs: number): Promise<NatsConnection> {
     const opening = this.dial({
       servers: target.servers,
-      authenticator: target.creds === undefined ? undefined : credsAuthenticator(encoder.encode(target.creds)),
+      authenticator: target.creds === undefined ? undefined : credsSigner(parseCreds(target.creds)),
       name: "platform-sidecar",
       timeout: timeoutMs,
       reconnect: false,
