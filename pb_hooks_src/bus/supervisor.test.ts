@@ -1,5 +1,5 @@
 import { execFile, spawn } from "node:child_process";
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -100,6 +100,48 @@ describe("the checks around nats-server's start, in bash", () => {
     });
     const taken = await listening("HTTP/1.1 400\r\n");
     expect(parsePreflight(await run(["timeout", ...preflightArgs(natsServer(false), "bus.conf", "127.0.0.1", taken)]))).toEqual({ ok: false, busy: true });
+  });
+
+  /** Runs the supervisor over `program` (as the nats-server binary) with its stdin pipe held open. */
+  function supervise(program: string) {
+    const child = spawn("bash", supervisorArgs(program, "bus.conf"), { stdio: ["pipe", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    return { child, exited, stderr: () => stderr };
+  }
+
+  it("supervisor: ends, saying so, when nats-server dies at once, though PocketBase still holds the pipe", async () => {
+    const dying = join(scratch, "dying");
+    writeFileSync(dying, "#!/bin/sh\nexit 3\n");
+    chmodSync(dying, 0o755);
+    // A race: the old script missed a nats-server that ended before its `wait -n` began, in ~7% of
+    // single runs (2 of 30 here), and then waited for good. Forty at once make a miss all but certain.
+    const runs = Array.from({ length: 40 }, () => supervise(dying));
+    const ended = await Promise.all(
+      runs.map((run) => Promise.race([run.exited, new Promise<"hung">((resolve) => setTimeout(() => resolve("hung"), 5_000))])),
+    );
+    runs.forEach((run) => {
+      run.child.stdin.end();
+      run.child.kill("SIGKILL");
+    });
+    expect(ended).toEqual(runs.map(() => 0));
+    runs.forEach((run) => expect(run.stderr()).toContain("bus supervisor: nats-server exited with status 3"));
+  });
+
+  it("supervisor: stops nats-server when the pipe closes (PocketBase gone)", async () => {
+    const pidFile = join(scratch, "long.pid");
+    const long = join(scratch, "long");
+    writeFileSync(long, `#!/bin/sh\necho $$ > "${pidFile}"\nexec sleep 60\n`);
+    chmodSync(long, 0o755);
+    const supervised = supervise(long);
+    const deadline = Date.now() + 5_000;
+    while (!existsSync(pidFile) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    supervised.child.stdin.end();
+    expect(await supervised.exited).toBe(0);
+    expect(() => process.kill(pid, 0)).toThrow();
+    expect(supervised.stderr()).not.toContain("exited with status");
   });
 
   it("waits for NATS's greeting, and stops waiting when the supervisor has exited", async () => {

@@ -14,7 +14,10 @@ const PREFLIGHT_TIMEOUT_S = 10;
 // - Given no stderr (goja cannot hand a child PocketBase's own), the log goes to the parent's stderr when
 //   that can be reopened (a pipe, terminal or file; not a socket such as journald's), else nowhere.
 // - Background jobs of a non-interactive shell get /dev/null as stdin, so the pipe is kept on fd 3.
-// - `wait -n -p` (bash 5.1) returns when either nats-server or the pipe watcher ends, or on a signal.
+// - The shell itself watches both: `read -t` on the pipe returns at its end (PocketBase gone), and every
+//   0.2 s it looks whether nats-server still runs. Not `wait -n` on nats-server and a `cat` of the pipe:
+//   a job that has already ended when `wait -n` starts is "no such job" to it, so a nats-server that died
+//   at once left the supervisor waiting on the pipe for good. And no `cat`: one process (~1.6 MB) fewer.
 export const SUPERVISOR_SCRIPT = String.raw`
 if [ /proc/$$/fd/2 -ef /dev/null ] && (exec 2>>"/proc/$PPID/fd/2") 2>/dev/null; then
   exec 2>>"/proc/$PPID/fd/2" 1>&2
@@ -23,16 +26,21 @@ exec 3<&0 0</dev/null
 bin=$1 config=$2
 shift 2
 "$bin" -c "$config" "$@" & nats=$!
-cat <&3 >/dev/null & lifeline=$!
-exec 3<&-
-trap 'kill -TERM "$nats" 2>/dev/null' TERM INT HUP
-wait -n -p ended "$nats" "$lifeline"
-status=$?
-if [ "$ended" = "$nats" ]; then echo "bus supervisor: nats-server exited with status $status" >&2; fi
-kill -TERM "$nats" "$lifeline" 2>/dev/null
-for ((i = 0; i < 100; i++)); do kill -0 "$nats" 2>/dev/null || break; sleep 0.1; done
-kill -KILL "$nats" 2>/dev/null
-wait "$nats" 2>/dev/null
+stopping=
+trap 'stopping=1' TERM INT HUP
+while [ -z "$stopping" ] && kill -0 "$nats" 2>/dev/null; do
+  read -r -t 0.2 -u 3 _
+  [ $? -eq 1 ] && break
+done
+if kill -0 "$nats" 2>/dev/null; then
+  kill -TERM "$nats"
+  for ((i = 0; i < 100; i++)); do kill -0 "$nats" 2>/dev/null || break; sleep 0.1; done
+  kill -KILL "$nats" 2>/dev/null
+  wait "$nats" 2>/dev/null
+else
+  wait "$nats"
+  echo "bus supervisor: nats-server exited with status $?" >&2
+fi
 exit 0
 `;
 
