@@ -1,5 +1,6 @@
-// The hooks library: everything pb_hooks/main.pb.js and pb_migrations/ call, bundled to
-// pb_hooks/lib/platform.js. Each namespace is one domain's PocketBase-facing glue.
+// The hooks library: everything the handlers of pb_hooks/main.pb.js and pb_migrations/ call, bundled to
+// pb_hooks/lib/platform.js (what runs before PocketBase listens is loader.ts). Each namespace is one
+// domain's PocketBase-facing glue.
 import { currentConfig } from "./config/runtime";
 import { applyPlatformSchema, removePlatformSchema, upgradePlatformSchema } from "./schema/apply";
 import { syncEveryCurrentRole } from "./tenancy/current-role";
