@@ -1,5 +1,5 @@
 // The five inventory collections (spec 2.1, capability matrix 5.1). Things are auth records (devices).
-import { ALL_ROLES, all, anyOf, memberOf, unchanged, untouched } from "../schema/rules";
+import { ALL_ROLES, all, anyOf, memberListing, memberOf, unchanged, untouched } from "../schema/rules";
 import { EDITORS, MANAGERS } from "../lib/roles";
 import { ORGANIZATION, orgScopedRules } from "../schema/common";
 import { TIMESTAMPS, type CollectionSpec, type FieldSpec } from "../schema/spec";
@@ -46,9 +46,8 @@ export function inventoryCollections(): CollectionSpec[] {
     // code is unique per organization in any letter case; blank codes are filled in by a hook.
     indexes: ["CREATE UNIQUE INDEX idx_{table}_org_code ON {table} (organization, code COLLATE NOCASE) WHERE code != ''"],
     rules: {
-      // A Thing views its own record; the list stays a plain membership rule, which SQLite answers
-      // from the (organization, code) and (user, organization) indexes.
-      list: readers,
+      // A Thing views its own record; the list stays a plain membership rule.
+      list: memberListing("organization", ALL_ROLES),
       view: anyOf(readers, thingSelf),
       create: anyOf(
         managers,

@@ -1,5 +1,5 @@
 // audit_logs (Platform-Operator-only, rule 15) and the tenant activity feed (rule 14).
-import { ALL_ROLES, CLOSED, isOperator, memberOf } from "../schema/rules";
+import { ALL_ROLES, CLOSED, isOperator, memberListing, memberOf } from "../schema/rules";
 import { ORGANIZATION } from "../schema/common";
 import { TIMESTAMPS, type CollectionSpec } from "../schema/spec";
 
@@ -47,7 +47,7 @@ export function observabilityCollections(): CollectionSpec[] {
       { type: "autodate", name: "timestamp", onUpdate: false },
     ],
     indexes: ["CREATE INDEX idx_{table}_org_timestamp ON {table} (organization, timestamp)"],
-    rules: { list: readers, view: readers, create: CLOSED, update: CLOSED, delete: CLOSED },
+    rules: { list: memberListing("organization", ALL_ROLES), view: readers, create: CLOSED, update: CLOSED, delete: CLOSED },
   };
 
   return [audit, activity];

@@ -1,5 +1,5 @@
 import type { Role } from "../lib/roles";
-import { ALL_ROLES, CLOSED, all, anyOf, isOperator, memberOf, unchanged } from "./rules";
+import { ALL_ROLES, CLOSED, all, anyOf, isOperator, memberListing, memberOf, unchanged } from "./rules";
 import type { FieldSpec, RuleSet } from "./spec";
 
 /** The owning organization of an org-scoped record: required, and deleted with the organization. */
@@ -36,7 +36,7 @@ export function orgScopedRules(access: OrgScopedAccess): RuleSet {
   const member = (roles: readonly Role[]) => memberOf("organization", roles);
   const extra = access.alsoRead ?? [];
   return {
-    list: anyOf(member(access.list ?? access.read), ...extra),
+    list: anyOf(memberListing("organization", access.list ?? access.read), ...extra),
     view: anyOf(member(access.read), ...extra),
     create: member(access.create),
     update: all(member(access.update), unchanged("organization")),
@@ -50,6 +50,7 @@ export function orgScopedRules(access: OrgScopedAccess): RuleSet {
  * deletes it.
  */
 export function trustAnchorRules(): RuleSet {
-  const read = anyOf(memberOf("organization", ALL_ROLES), isOperator);
-  return { list: read, view: read, create: CLOSED, update: all(isOperator, unchanged("organization")), delete: CLOSED };
+  const view = anyOf(memberOf("organization", ALL_ROLES), isOperator);
+  const list = anyOf(memberListing("organization", ALL_ROLES), isOperator);
+  return { list, view, create: CLOSED, update: all(isOperator, unchanged("organization")), delete: CLOSED };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { all, anyOf, memberOf, oneOf } from "./rules";
+import { all, anyOf, memberListing, memberOf, oneOf } from "./rules";
 
 describe("rule composition", () => {
   it("keeps a disjunction together inside a conjunction", () => {
@@ -11,16 +11,23 @@ describe("rule composition", () => {
   });
 
   it("requires a non-blank active organization equal to the record's and an allowed role held there", () => {
-    const rule = memberOf("organization", ["owner", "admin"]);
-    expect(rule).toContain(`@request.auth.collectionName = "users"`);
-    expect(rule).toContain(`@request.auth.current_organization != ""`);
-    expect(rule).toContain("organization = @request.auth.current_scope");
-    expect(rule).toContain(`(@request.auth.current_role = "owner" || @request.auth.current_role = "admin")`);
-    expect(rule).not.toContain("@collection");
+    for (const rule of [memberOf("organization", ["owner", "admin"]), memberListing("organization", ["owner", "admin"])]) {
+      expect(rule).toContain(`@request.auth.collectionName = "users"`);
+      expect(rule).toContain(`@request.auth.current_organization != ""`);
+      expect(rule).toContain(`(@request.auth.current_role = "owner" || @request.auth.current_role = "admin")`);
+      expect(rule).not.toContain("@collection");
+    }
   });
 
-  it("holds a single null-rejecting term on the caller's row, so SQLite seeks the organization index", () => {
+  it("compares by value where ids name the records, and with the seekable scope in a list", () => {
+    expect(memberOf("organization", ["viewer"])).toContain("organization = @request.auth.current_organization");
+    expect(memberOf("organization", ["viewer"])).not.toContain("current_scope");
+    expect(memberListing("organization", ["viewer"])).toContain("organization = @request.auth.current_scope");
+  });
+
+  it("holds a single null-rejecting term on the caller's row, so SQLite reads that row first", () => {
     // Implied by the role allowlist (no role is blank), so the rule is exactly as strict without it.
     expect(memberOf("organization", ["viewer"])).toContain(` && @request.auth.current_role > "" && `);
+    expect(memberListing("organization", ["viewer"])).toContain(` && @request.auth.current_role > "" && `);
   });
 });

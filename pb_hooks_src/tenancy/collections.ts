@@ -1,5 +1,5 @@
 // organizations, memberships, invites and the platform fields of users (spec 2.1, rules 4, 5, 9, 10, 16).
-import { ALL_ROLES, CLOSED, CURRENT_ROLE, CURRENT_SCOPE, all, anyOf, isOperator, isUser, memberOf, oneOf, unchanged } from "../schema/rules";
+import { ALL_ROLES, CLOSED, CURRENT_ROLE, CURRENT_SCOPE, all, anyOf, isOperator, isUser, memberListing, memberOf, oneOf, unchanged } from "../schema/rules";
 import { INVITABLE, MANAGERS, ROLES } from "../lib/roles";
 import type { CollectionNames } from "../schema/names";
 import { ORGANIZATION } from "../schema/common";
@@ -63,7 +63,7 @@ export function tenancyCollections(n: CollectionNames): CollectionSpec[] {
     indexes: ["CREATE UNIQUE INDEX idx_{table}_user_org ON {table} (user, organization)"],
     rules: {
       // Own rows are readable without an active organization: that is how a user picks one.
-      list: anyOf(ownRow, memberOf("organization", ALL_ROLES)),
+      list: anyOf(ownRow, memberListing("organization", ALL_ROLES)),
       view: anyOf(ownRow, memberOf("organization", ALL_ROLES)),
       create: memberOf("organization", MANAGERS),
       update: anyOf(
@@ -96,7 +96,7 @@ export function tenancyCollections(n: CollectionNames): CollectionSpec[] {
     ],
     indexes: ["CREATE UNIQUE INDEX idx_{table}_token ON {table} (token) WHERE token != ''"],
     rules: {
-      list: memberOf("organization", MANAGERS),
+      list: memberListing("organization", MANAGERS),
       view: memberOf("organization", MANAGERS),
       // Rule 16: a Platform Operator may invite into any organization, without a membership.
       create: all(anyOf(memberOf("organization", MANAGERS), isOperator), `role != "owner"`),
