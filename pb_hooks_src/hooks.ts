@@ -5,6 +5,7 @@ import { recordOf } from "./lib/events";
 import { collectionNames } from "./schema/names";
 import { busEffects, publishAfterCommit, withdrawDeletedAccount } from "./bus/effects";
 import { busStatusCollections } from "./bus/enrich";
+import { COUNTED_LISTS } from "./schema/row-counts";
 import { combineEffects, type WriteAction } from "./lib/effects";
 import { journal } from "./observability/journal";
 import { stampActor } from "./observability/actor";
@@ -20,7 +21,14 @@ import { clearActiveOrganization, refuseCrossTenantRelations, refusePlatformOrga
  * write, the nested saves of its entries): binding a hook only where it acts keeps the VMs one request
  * holds at once few, so concurrent requests do not exhaust the pool (docs/performance.md).
  */
-export function hookTags(): { prepared: string[]; membershipDeletes: string[]; published: string[]; busStatus: string[]; hostConfigs: string[] } {
+export function hookTags(): {
+  prepared: string[];
+  membershipDeletes: string[];
+  published: string[];
+  busStatus: string[];
+  hostConfigs: string[];
+  countedLists: string[];
+} {
   const n = collectionNames(currentConfig());
   return {
     prepared: [n.invites, n.things],
@@ -28,6 +36,7 @@ export function hookTags(): { prepared: string[]; membershipDeletes: string[]; p
     published: [n.bus_accounts],
     busStatus: busStatusCollections(n),
     hostConfigs: [n.overlay_hosts],
+    countedLists: COUNTED_LISTS.map((key) => n[key]),
   };
 }
 

@@ -140,6 +140,13 @@ onRecordEnrich((e) => {
 // Under serve: the sidecar (and with --bus nats-server) is started before the first request needs it.
 // Once PocketBase listens the sidecar calls /api/platform/started, where every account converges to its
 // recorded state (and again every minute, below).
+// A tenant's unfiltered page of a large org-scoped collection takes its total from the count kept per
+// organization (tenancy/list-totals.ts; the global middleware below asks PocketBase to skip its own).
+onRecordsListRequest((e) => {
+  (require(`${__hooks}/lib/serving.js`) as Serving).withCountedTotal(e);
+  e.next();
+}, ...tags.countedLists);
+
 onBootstrap((e) => {
   e.next();
   (require(`${__hooks}/lib/loader.js`) as Loader).startServing(e.app);

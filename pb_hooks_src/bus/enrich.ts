@@ -15,19 +15,20 @@ export function busStatusCollections(n: CollectionNames): string[] {
 
 /** onRecordEnrich: one indexed lookup of the account (bus_accounts has a unique index on organization). */
 export function withBusStatus(e: core.RecordEnrichEvent): void {
-  const app = e.app;
   const record = recordOf(e);
   const n = publishedCollectionNames();
   const name = record.collection().name;
   if (name !== n.organizations && name !== n.bus_users) return;
   const organization = name === n.organizations ? record.id : record.getString("organization");
-  let account: core.Record;
-  try {
-    account = app.findFirstRecordByFilter(n.bus_accounts, "organization = {:org}", { org: organization });
-  } catch {
-    return;
-  }
+  const rows = arrayOf(new DynamicModel({ confirmed: false, status: "" })) as { confirmed: boolean; status: string }[];
+  // A plain equality seeks that index; a record filter would compare COALESCE(organization, '') row by row.
+  e.app
+    .db()
+    .newQuery(`SELECT [[bus_confirmed]] AS confirmed, COALESCE([[bus_status]], '') AS status FROM {{${n.bus_accounts}}} WHERE [[organization]] = {:organization} LIMIT 1`)
+    .bind({ organization })
+    .all(rows);
+  if (rows.length === 0) return;
   record.withCustomData(true);
-  record.set("bus_confirmed", account.getBool("bus_confirmed"));
-  record.set("bus_status", account.getString("bus_status"));
+  record.set("bus_confirmed", rows[0].confirmed);
+  record.set("bus_status", rows[0].status);
 }

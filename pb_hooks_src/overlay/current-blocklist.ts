@@ -60,10 +60,10 @@ function revokedJsonOf(app: CoreApp, organizationId: string): string | undefined
   const table = publishedCollectionNames().overlay_ca;
   const row = new DynamicModel({ revoked: "" }) as { revoked: string };
   try {
-    // COALESCE(organization, '') is the expression the organization scope index covers (schema/common.ts).
+    // A plain equality, which seeks the organization scope index (schema/common.ts).
     app
       .db()
-      .newQuery(`SELECT COALESCE([[revoked_fingerprints]], '') AS revoked FROM {{${table}}} WHERE COALESCE([[organization]], '') = {:org} LIMIT 1`)
+      .newQuery(`SELECT COALESCE([[revoked_fingerprints]], '') AS revoked FROM {{${table}}} WHERE [[organization]] = {:org} LIMIT 1`)
       .bind({ org: organizationId })
       .one(row);
   } catch {

@@ -7,6 +7,7 @@ import type { CollectionNames } from "./names";
 import type { CollectionSpec } from "./spec";
 import { indexesOf, setIndexes, withIndexes } from "./indexes";
 import { hasField } from "../lib/collections";
+import { dropRowCounts, keepRowCounts } from "./row-counts";
 
 export function applyPlatformSchema(app: CoreApp, n: CollectionNames): void {
   const specs = platformCollections(n);
@@ -27,6 +28,7 @@ export function applyPlatformSchema(app: CoreApp, n: CollectionNames): void {
     setRulesAndIndexes(collection, spec, n[spec.key]);
     app.save(collection);
   }
+  keepRowCounts(app, n);
 }
 
 /**
@@ -47,6 +49,7 @@ export function upgradePlatformSchema(app: CoreApp, n: CollectionNames): void {
     setRulesAndIndexes(collection, spec, n[spec.key]);
     app.save(collection);
   }
+  keepRowCounts(app, n);
 }
 
 export function removePlatformSchema(app: CoreApp, n: CollectionNames): void {
@@ -66,6 +69,7 @@ export function removePlatformSchema(app: CoreApp, n: CollectionNames): void {
       app.delete(collection);
     }
   }
+  dropRowCounts(app);
 }
 
 function findOrCreate(app: CoreApp, spec: CollectionSpec, name: string): core.Collection {
