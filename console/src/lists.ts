@@ -44,6 +44,9 @@ export const INVITE_SORT = "created";
 export const BUS_LISTS = ["bus_users", "bus_roles", "bus_account_exports", "bus_account_imports"] as const;
 export const BUS_SORT = "name";
 
+/** Overlay hosts by name, in the hosts list and the certificate audit. */
+export const HOST_SORT = "name";
+
 /** Organizations by name (what an operator looks for); the audit log newest first by creation time. */
 export const ORGANIZATION_SORT = "name";
 export const AUDIT_SORT = "created";

@@ -3,7 +3,7 @@
 import { ALL_ROLES, CLOSED, all, anyOf, memberOf } from "../schema/rules";
 import { MANAGERS } from "../lib/roles";
 import type { CollectionNames } from "../schema/names";
-import { ORGANIZATION, orgScopedRules, trustAnchorRules } from "../schema/common";
+import { ORGANIZATION, organizationOrderIndexes, orgScopedRules, trustAnchorRules } from "../schema/common";
 import { LARGE_TEXT, TIMESTAMPS, type CollectionSpec } from "../schema/spec";
 
 export function busCollections(n: CollectionNames): CollectionSpec[] {
@@ -66,7 +66,7 @@ export function busCollections(n: CollectionNames): CollectionSpec[] {
       { type: "text", name: "seed", hidden: true },
       ...TIMESTAMPS,
     ],
-    indexes: [],
+    indexes: organizationOrderIndexes("name"),
     rules: { ...managersOnly, view: anyOf(managersOnly.view ?? "", linkedToCaller) },
   };
 

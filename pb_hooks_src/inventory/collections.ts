@@ -1,7 +1,7 @@
 // The five inventory collections (spec 2.1, capability matrix 5.1). Things are auth records (devices).
 import { ALL_ROLES, all, anyOf, memberListing, memberOf, unchanged, untouched } from "../schema/rules";
 import { EDITORS, MANAGERS } from "../lib/roles";
-import { ORGANIZATION, orgScopedRules } from "../schema/common";
+import { ORGANIZATION, organizationOrderIndexes, orgScopedRules } from "../schema/common";
 import { TIMESTAMPS, type CollectionSpec, type FieldSpec } from "../schema/spec";
 
 /** Thing codes form the local part of generated e-mails, so they stay e-mail safe. */
@@ -44,7 +44,10 @@ export function inventoryCollections(): CollectionSpec[] {
       ...TIMESTAMPS,
     ],
     // code is unique per organization in any letter case; blank codes are filled in by a hook.
-    indexes: ["CREATE UNIQUE INDEX idx_{table}_org_code ON {table} (organization, code COLLATE NOCASE) WHERE code != ''"],
+    indexes: [
+      "CREATE UNIQUE INDEX idx_{table}_org_code ON {table} (organization, code COLLATE NOCASE) WHERE code != ''",
+      ...organizationOrderIndexes("code", "name", "created"),
+    ],
     rules: {
       // A Thing views its own record; the list stays a plain membership rule.
       list: memberListing("organization", ALL_ROLES),
@@ -75,7 +78,7 @@ export function inventoryCollections(): CollectionSpec[] {
       ORGANIZATION,
       ...TIMESTAMPS,
     ],
-    indexes: [],
+    indexes: organizationOrderIndexes("name", "code", "created"),
     rules: orgScopedRules({ read: ALL_ROLES, create: EDITORS, update: EDITORS, delete: MANAGERS }),
   };
 

@@ -1,7 +1,7 @@
 // Overlay collections (spec 2.1 overlay rows, rules 6, 12, 13). Issuance arrives with the overlay PKI;
 // the schema and its rules exist from the start.
 import { MANAGERS } from "../lib/roles";
-import { ORGANIZATION, orgScopedRules, trustAnchorRules } from "../schema/common";
+import { ORGANIZATION, organizationOrderIndexes, orgScopedRules, trustAnchorRules } from "../schema/common";
 import { LARGE_TEXT, TIMESTAMPS, type CollectionSpec } from "../schema/spec";
 
 export function overlayCollections(): CollectionSpec[] {
@@ -69,7 +69,7 @@ export function overlayCollections(): CollectionSpec[] {
       { type: "text", name: "config_yaml", max: LARGE_TEXT },
       ...TIMESTAMPS,
     ],
-    indexes: ["CREATE UNIQUE INDEX idx_{table}_network_ip ON {table} (network, overlay_ip)"],
+    indexes: ["CREATE UNIQUE INDEX idx_{table}_network_ip ON {table} (network, overlay_ip)", ...organizationOrderIndexes("name")],
     rules: managersOnly,
   };
 
