@@ -109,8 +109,9 @@ export function startLeafProcess(options: LeafProcessOptions): LeafProcess {
       child = undefined;
       if (retry) clearTimeout(retry);
       retry = undefined;
-      await running?.stop();
+      // Not serving from here on: a check while the old leaf shuts down must not report it (and its pid) ok.
       state = { running: false, reason: `restarting: ${reason}`, since: Date.now() };
+      await running?.stop();
       launch();
     },
     state: () => state,
