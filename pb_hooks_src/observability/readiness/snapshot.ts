@@ -23,8 +23,13 @@ const store = () => $app.store() as store.Store<string, unknown>;
 // Snapshots are kept as JSON text: a JS object put in the store becomes a Go map, which would come back
 // with its keys in random order and its numbers retyped.
 export function readSnapshot(): ReadinessSnapshot | undefined {
-  const text = store().get(SNAPSHOT_KEY) as string | undefined;
+  const text = readSnapshotText();
   return text ? (JSON.parse(text) as ReadinessSnapshot) : undefined;
+}
+
+/** The last snapshot as stored (JSON text): the same text until the next probe completes. */
+export function readSnapshotText(): string | undefined {
+  return (store().get(SNAPSHOT_KEY) as string | undefined) || undefined;
 }
 
 export function writeSnapshot(snapshot: ReadinessSnapshot): void {
