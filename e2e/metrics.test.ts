@@ -185,6 +185,25 @@ describe("GET /metrics with a token and an external bus", () => {
     expect(value(after, 'platform_http_request_duration_seconds_bucket{route="/api/health",method="GET",le="+Inf"}')).toBe(value(after, count));
   });
 
+  it("counts GET /api/ready, which the global middleware answers itself, and keeps its successes out of the request log", async () => {
+    const counter = (status: string) => `platform_http_requests_total{route="/api/ready",method="GET",status="${status}"}`;
+    const before = (await scrape(platform.url, auth)).text;
+    const answers = await Promise.all(Array.from({ length: 20 }, () => fetch(`${platform.url}/api/ready`).then(async (r) => ({ status: r.status, body: (await r.json()) as { checks?: unknown[] } }))));
+    expect(answers.every((a) => a.status === 200 && a.body.checks?.length === 10), JSON.stringify(answers[0])).toBe(true);
+    const after = (await scrape(platform.url, auth)).text;
+    expect((value(after, counter("2xx")) ?? 0) - (value(before, counter("2xx")) ?? 0)).toBe(20);
+
+    // A failed request is logged; once it shows, the log has been written past the probes (PocketBase
+    // writes its request log in batches).
+    const since = new Date(Date.now() - 1_000).toISOString().replace("T", " ");
+    const marker = `ready-log-marker-${Date.now()}`;
+    expect((await fetch(`${platform.url}/api/no/such/${marker}`)).status).toBe(404);
+    const logged = (filter: string) => world.su.logs.getList(1, 1, { filter: world.su.filter(`created >= {:since} && ${filter}`, { since }) }).then((page) => page.totalItems);
+    expect(await until(async () => (await logged(`data.url ~ "${marker}"`)) === 1, 15_000), "the marker request never reached the request log").toBe(true);
+    const readyLogs = await world.su.logs.getList(1, 5, { filter: world.su.filter(`created >= {:since} && data.method = "GET" && data.url = "/api/ready"`, { since }) });
+    expect(readyLogs.totalItems, JSON.stringify(readyLogs.items)).toBe(0);
+  });
+
   it("has no embedded-bus series with an external bus", async () => {
     const text = (await scrape(platform.url, auth)).text;
     expect([...names(text)].filter((n) => n.startsWith("platform_bus_") && n !== "platform_bus_users_revoked")).toEqual([]);

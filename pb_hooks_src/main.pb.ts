@@ -209,7 +209,8 @@ routerAdd("GET", "/branding/{path...}", (e) => {
 // Readiness (spec 4.3, docs/operations.md): GET /api/ready serves the last snapshot; the sidecar's prober
 // announces itself once, then runs each check through the internal routes below (its token only; 404 for
 // anyone else).
-// Successful probe and scrape traffic stays out of the request log.
+// Successful probe and scrape traffic stays out of the request log. GET /api/ready is answered by the
+// global middleware (middleware.ts), in its VM; the route is what the router matches.
 routerAdd("GET", "/api/ready", (e) => {
   (require(`${__hooks}/lib/serving.js`) as Serving).readyRoute(e);
 }, $apis.skipSuccessActivityLog());

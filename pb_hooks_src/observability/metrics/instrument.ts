@@ -5,13 +5,14 @@ import { recordRequest } from "./counters";
 import { countsRequest, methodLabel, routeLabel, statusClass, statusOfThrown } from "./http";
 
 /**
- * Global middleware: counts the request by route pattern, method and status class, and times it. An
- * error from the chain is counted with the status PocketBase will answer and rethrown unchanged.
+ * Global middleware: counts the request by route pattern, method and status class, and times `answer`
+ * (the rest of the chain, or the middleware's own answer). An error from it is counted with the status
+ * PocketBase will answer and rethrown unchanged.
  */
-export function instrument(e: core.RequestEvent): void {
+export function instrument(e: core.RequestEvent, answer: () => void): void {
   const pattern = e.request?.pattern ?? "";
   if (!countsRequest(pattern)) {
-    e.next();
+    answer();
     return;
   }
   // Go's clock through DateTime: Date.now() in goja has millisecond resolution, too coarse for 5 ms buckets.
@@ -19,7 +20,7 @@ export function instrument(e: core.RequestEvent): void {
   const record = (status: number) =>
     recordRequest(routeLabel(pattern), methodLabel(e.request?.method ?? ""), statusClass(status), Number(new DateTime().time().sub(started)) / 1e9);
   try {
-    e.next();
+    answer();
   } catch (err) {
     record(statusOfThrown(err));
     throw err;
