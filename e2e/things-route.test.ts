@@ -307,6 +307,21 @@ describe("POST /api/org/things: creation", () => {
     expect(host.config_yaml).toContain("NEBULA X25519 PRIVATE KEY");
   });
 
+  it("concurrent auto creations each get key pairs of their own (made ahead of the transaction, lib/key-stock.ts)", async () => {
+    const owner = await world.client("owner");
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => post(owner, { name: `stocked ${i}`, bus: { mode: "auto" }, overlay: { mode: "auto", network_id: world.a.overlay_networks.id, overlay_ip: `10.42.90.${i + 1}` } })),
+    );
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+    const things = await Promise.all(answers.map((a) => thingRecord(a.body.id as string)));
+    const users = await Promise.all(things.map((t) => world.su.collection("bus_users").getOne(t.bus_user)));
+    const hosts = await Promise.all(things.map((t) => world.su.collection("overlay_hosts").getOne(t.overlay_host)));
+    expect(new Set(users.map((u) => u.public_key)).size).toBe(20);
+    const hostKeys = hosts.map((h) => /-----BEGIN NEBULA X25519 PRIVATE KEY-----[^-]+/.exec(h.config_yaml as string)?.[0]);
+    expect(hostKeys.every(Boolean)).toBe(true);
+    expect(new Set(hostKeys).size).toBe(20);
+  });
+
   it.each([
     ["another organization's network", () => ({ network_id: world.b.overlay_networks.id, overlay_ip: "10.42.78.5" }), "overlay.network_id does not name a record of the organization"],
     ["an address outside the network", () => ({ network_id: world.a.overlay_networks.id, overlay_ip: "10.43.0.5" }), "overlay.overlay_ip 10.43.0.5 is outside the network 10.42.0.0/16"],

@@ -9,7 +9,7 @@ import { accountOf, jsonOf, userSigningSeed } from "./accounts";
 import { jwtIssuedAt } from "./issued-at";
 import { credsFile, permissionsFrom, userClaims } from "./claims";
 import { sealSecret, unsealSecret } from "./secrets";
-import { newNkeys, signJwt } from "./signer";
+import { signJwt, userNkeys } from "./signer";
 
 /** A revocation this write adds to the account: the key and its cutoff second. */
 export interface Revocation {
@@ -78,7 +78,7 @@ export function addRevocation(account: core.Record, revocation: Revocation): voi
 }
 
 function replaceKey(user: core.Record): void {
-  const [key] = newNkeys(["user"]);
+  const key = userNkeys.take();
   user.set("public_key", key.public);
   user.set("seed", sealSecret(key.seed));
 }

@@ -9,10 +9,11 @@ import type { CollectionNames } from "../schema/names";
 import { authorizeThingRequest, parseThingRequest, type ThingRequest } from "./request";
 import { codeTaken, prepareThing } from "./things";
 import { attribute } from "../observability/actor";
+import { userNkeys } from "../bus/signer";
 import { mintBusUser } from "../bus/things";
 import { caOf } from "../overlay/ca";
 import { HostError } from "../overlay/host-details";
-import { placeHost } from "../overlay/hosts";
+import { hostKeys, placeHost } from "../overlay/hosts";
 
 export interface CreatedThing {
   id: string;
@@ -25,26 +26,30 @@ export function createThing(app: CoreApp, n: CollectionNames, caller: ActiveMemb
   const request = parseThingRequest(body);
   authorizeThingRequest(caller.role, request);
   const organization = caller.organization;
+  // What needs nothing the transaction reads is done before it, so the write connection is not held for
+  // it: the password's hash and the identities' key pairs (lib/key-stock.ts).
+  const thing = new Record(app.findCollectionByNameOrId(n.things));
+  const password = randomPassword();
+  thing.load({
+    name: request.name,
+    code: request.code,
+    description: request.description,
+    type: request.type,
+    location: request.location,
+    metadata: request.metadata ?? null,
+    organization: organization.id,
+    active: true,
+  });
+  thing.setPassword(password);
+  attribute(thing, caller.user);
+  if (request.bus.mode === "auto") userNkeys.addOne();
+  if (request.overlay.mode === "auto") hostKeys.addOne();
   return transaction(app, (tx) => {
     requireOwned(tx, n.thing_types, request.type, organization, "type");
     requireOwned(tx, n.locations, request.location, organization, "location");
     if (request.code && codeTaken(tx, n, organization.id, request.code)) {
       throw badRequest("another Thing of the organization already uses this code");
     }
-    const thing = new Record(tx.findCollectionByNameOrId(n.things));
-    const password = randomPassword();
-    thing.load({
-      name: request.name,
-      code: request.code,
-      description: request.description,
-      type: request.type,
-      location: request.location,
-      metadata: request.metadata ?? null,
-      organization: organization.id,
-      active: true,
-    });
-    thing.setPassword(password);
-    attribute(thing, caller.user);
     // The code names the Thing's identities, so it is settled first.
     prepareThing(tx, n, thing);
     linkIdentities(tx, n, thing, request, caller);

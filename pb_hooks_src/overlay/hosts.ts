@@ -3,6 +3,7 @@
 // config_yaml. Runs in the write's transaction (overlay/effects.ts), before the row is written.
 import { sha256 } from "@noble/hashes/sha2.js";
 import { findAll, findFirst, findRecord } from "../lib/collections";
+import { keyStock } from "../lib/key-stock";
 import { sidecarCall } from "../lib/sidecar";
 import type { CollectionNames } from "../schema/names";
 import type { Ed25519SignResponse, X25519Response } from "../../sidecar/protocol";
@@ -26,6 +27,9 @@ import { HostError, hostDetails, hostGroups, hostNetwork } from "./host-details"
 import { sealOverlaySecret, unsealOverlaySecret } from "./secrets";
 
 const sha256hex = (data: Uint8Array): string => bytesToHex(sha256(data));
+
+/** Hosts' X25519 key pairs, made ahead of the write that needs one (lib/key-stock.ts). */
+export const hostKeys = keyStock<X25519Response[number]>("overlay.host", (count) => sidecarCall<X25519Response>("/v1/x25519", { count }));
 
 /** Fields a certificate carries: changing one re-signs. */
 const CERTIFICATE_FIELDS = ["name", "overlay_ip", "groups", "network"];
@@ -81,7 +85,7 @@ function signHost(tx: CoreApp, n: CollectionNames, host: core.Record, ca: core.R
   const raw = toString(host.get("groups"));
   const groups = hostGroups(raw ? JSON.parse(raw) : null);
   const caCert = certificateFromPem(ca.getString("cert"));
-  const [pair] = sidecarCall<X25519Response>("/v1/x25519", { count: 1 });
+  const pair = hostKeys.take();
   const details = hostDetails({
     name: host.getString("name"),
     network: placement.hostNetwork,
