@@ -6,7 +6,8 @@ import { createServer, type Server } from "node:net";
 // can be taken by any client's connect before the process it was picked for listens: CI saw "bind: address
 // already in use" for a PocketBase that waited 2 s for its nats-server first. Below the range only another
 // picker can take a port; each vitest worker picks from its own slice, so test files running at once never
-// pick the same one.
+// pick the same one, and within a process the slice is walked in turn from a random start, so a port picked
+// and released is not picked again before the process has used the whole slice.
 const LOWEST = 10_000;
 const SLICES = 16;
 const MAX_TRIES = 200;
@@ -27,15 +28,17 @@ function slice(): { from: number; size: number } {
   return { from: LOWEST + (worker % SLICES) * size, size };
 }
 
+const { from, size } = slice();
+let next = Math.floor(Math.random() * size);
+
 /** `count` distinct TCP ports that were free on the loopback interface a moment ago. */
 export async function freePorts(count: number): Promise<number[]> {
-  // All listeners stay open until every port is taken, so none is picked twice.
   const servers: Server[] = [];
-  const { from, size } = slice();
   try {
     for (let tries = 0; servers.length < count; tries++) {
       if (tries >= MAX_TRIES) throw new Error(`no free port found in ${from}-${from + size - 1} after ${MAX_TRIES} tries`);
-      const server = await listen(from + Math.floor(Math.random() * size)).catch(() => undefined);
+      const port = from + (next++ % size);
+      const server = await listen(port).catch(() => undefined);
       if (server) servers.push(server);
     }
     return servers.map((s) => {
