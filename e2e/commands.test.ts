@@ -115,6 +115,25 @@ describe("bootstrap", () => {
   });
 });
 
+describe("a platform command that fails", () => {
+  // PocketBase prints an error out of a command with a timestamp and the hooks' script position; the
+  // operator gets one line that names the command instead.
+  it.each([
+    [["bootstrap", "--email", "op@example.test"], "bootstrap: the platform schema is missing: run `migrate up` first, then `bootstrap`", false],
+    [["bootstrap"], "bootstrap: --email is required", true],
+    [["bootstrap", "--email", "op@example.test", "--password", "short"], "bootstrap: password: Must be at least 8 character(s).", true],
+    [["audit", "prune", "--max-age", "soon"], 'audit prune: "soon" is not a duration (examples: 15s, 1m30s, 500ms, 720h)', true],
+    [["bus", "export"], "bus export: --out <dir> is required", true],
+  ])("%j says why in one line on stderr, exit 1", async (args, message, migrated) => {
+    const cli = commands();
+    if (migrated) expect((await cli(["migrate", "up"])).code).toBe(0);
+    const result = await cli(args);
+    expect(result.code, text(result)).toBe(1);
+    expect(result.stderr.trim()).toBe(message);
+    expect(result.stdout).toBe("");
+  });
+});
+
 describe("scripts/build-binaries.sh", () => {
   it("tells a machine without Go what to install or which variable to set", async () => {
     const root = join(scratch, "no-go");

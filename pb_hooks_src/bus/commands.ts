@@ -1,4 +1,5 @@
 // CLI glue: `bus export`. Commands run in the loader VM, so closures here are safe.
+import { reportingFailure } from "../lib/command-run";
 import { flagsOf } from "../lib/flags";
 import { EXPORT_DEFAULTS } from "./export-options";
 import { exportBusConfig } from "./export";
@@ -9,28 +10,22 @@ export function registerBusCommand(root: cobra.Command): void {
     use: "export",
     short: "Write the bus server config (bus.conf) and its data directories into --out (docs/bus-server.md)",
     silenceUsage: true,
-    runE: (cmd: cobra.Command) => {
+    runE: reportingFailure("bus export", (cmd) => {
       const flags = flagsOf(cmd);
-      try {
-        const path = exportBusConfig($app, {
-          out: flags.getString("out"),
-          port: flags.getString("port"),
-          websocketPort: flags.getString("websocket-port"),
-          leafnodePort: flags.getString("leafnode-port"),
-          monitorPort: flags.getString("monitor-port"),
-          host: flags.getString("host"),
-          monitorHost: flags.getString("monitor-host"),
-          domain: flags.getString("domain"),
-          serverName: flags.getString("server-name"),
-        });
-        // nats-server resolves the config's relative directories against its working directory.
-        console.log(`bus export: wrote ${path}; run it from its folder: cd ${$filepath.dir(path)} && nats-server -c ${$filepath.base(path)}`);
-      } catch (err) {
-        // One line, no script position: the message is meant for the operator at the terminal.
-        console.error(`bus export: ${err instanceof Error ? err.message : String(err)}`);
-        $os.exit(1);
-      }
-    },
+      const path = exportBusConfig($app, {
+        out: flags.getString("out"),
+        port: flags.getString("port"),
+        websocketPort: flags.getString("websocket-port"),
+        leafnodePort: flags.getString("leafnode-port"),
+        monitorPort: flags.getString("monitor-port"),
+        host: flags.getString("host"),
+        monitorHost: flags.getString("monitor-host"),
+        domain: flags.getString("domain"),
+        serverName: flags.getString("server-name"),
+      });
+      // nats-server resolves the config's relative directories against its working directory.
+      console.log(`bus export: wrote ${path}; run it from its folder: cd ${$filepath.dir(path)} && nats-server -c ${$filepath.base(path)}`);
+    }),
   });
   const flags = flagsOf(exportCommand);
   flags.string("out", "", "directory to write bus.conf, resolver/ and jetstream/ into (required)");

@@ -1,6 +1,7 @@
 // CLI glue: `audit prune`, the retention sweep on demand. Commands run in the loader VM, so closures
 // here are safe.
 import { currentConfig } from "../config/runtime";
+import { reportingFailure } from "../lib/command-run";
 import { flagsOf } from "../lib/flags";
 import { withOverrides } from "./retention";
 import { pruneAuditLog } from "./retention-job";
@@ -11,7 +12,7 @@ export function registerAuditCommand(root: cobra.Command): void {
     use: "prune",
     short: "Remove audit entries beyond audit.retention.max_age / max_records now (what the cron sweep does)",
     silenceUsage: true,
-    runE: (cmd: cobra.Command) => {
+    runE: reportingFailure("audit prune", (cmd) => {
       const flags = flagsOf(cmd);
       const settings = withOverrides(currentConfig().audit.retention, {
         maxAge: flags.getString("max-age"),
@@ -20,7 +21,7 @@ export function registerAuditCommand(root: cobra.Command): void {
       const result = pruneAuditLog($app, settings);
       if (!result) console.log("audit prune: retention is off (no max age, no max records); nothing removed");
       else console.log(`audit prune: removed ${result.byAge + result.byCount} entries (${result.byAge} by age, ${result.byCount} by count)`);
-    },
+    }),
   });
   const flags = flagsOf(prune);
   flags.string("max-age", "", "override audit.retention.max_age for this run (Go duration, e.g. 720h)");

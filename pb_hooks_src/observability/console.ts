@@ -1,9 +1,10 @@
 // audit.log_to_console: every committed audit entry as one JSON line on stdout.
 //
 // Bound (only while audit.log_to_console is on) to onRecordAfterCreateSuccess of the audit collection,
-// which PocketBase runs after the commit, so an entry rolled back with its write is never printed. console.log would prefix a timestamp (Go's
-// log package), so the line goes to os.Stdout directly.
+// which PocketBase runs after the commit, so an entry rolled back with its write is never printed. The line
+// goes to the process's stdout as it is (lib/std-streams.ts).
 import { recordOf } from "../lib/events";
+import { stdout } from "../lib/std-streams";
 import type { AuditAction } from "./collections";
 import { consoleLine } from "./entries";
 
@@ -26,12 +27,4 @@ export function mirrorToConsole(e: core.RecordEvent): void {
     // The entry is committed; an error here would only turn the caller's successful write into an error.
     e.app.logger().warn("audit console mirror failed", "error", String(err));
   }
-}
-
-/**
- * Handler VMs have no `$app.rootCmd` (their $app is the event's core app), but a fresh cobra command
- * with no output set writes to os.Stdout.
- */
-function stdout(): io.Writer {
-  return new Command({}).outOrStdout();
 }

@@ -2,6 +2,7 @@
 import { currentConfig } from "../config/runtime";
 import { collectionNames } from "../schema/names";
 import { bootstrap } from "./bootstrap";
+import { reportingFailure } from "../lib/command-run";
 import { flagsOf } from "../lib/flags";
 
 export function registerBootstrapCommand(root: cobra.Command): void {
@@ -9,7 +10,7 @@ export function registerBootstrapCommand(root: cobra.Command): void {
     use: "bootstrap",
     short: "Create the first Platform Operator, the system organization and the operator organization (after `migrate up`)",
     silenceUsage: true,
-    runE: (cmd: cobra.Command) => {
+    runE: reportingFailure("bootstrap", (cmd) => {
       const flags = flagsOf(cmd);
       const result = bootstrap($app, collectionNames(currentConfig()), {
         email: flags.getString("email").trim(),
@@ -19,7 +20,7 @@ export function registerBootstrapCommand(root: cobra.Command): void {
       });
       console.log(`bootstrapped: Platform Operator ${result.email}, system organization "${result.systemOrganization}", operator organization "${result.operatorOrganization}"`);
       if (result.generatedPassword) console.log(`generated password (shown once): ${result.generatedPassword}`);
-    },
+    }),
   });
   const flags = flagsOf(command);
   flags.string("email", "", "e-mail of the first Platform Operator (required)");
