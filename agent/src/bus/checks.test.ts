@@ -16,6 +16,9 @@ describe("busOutcome", () => {
       state: "fail",
       detail: "no bus credentials yet",
     });
+    const connecting = busOutcome({ connected: false, kind: "connecting", reason: "first attempt in progress", since: 0 }, "hub");
+    expect(connecting).toMatchObject({ state: "fail", detail: "connecting: first attempt in progress" });
+    expect(connecting.fix).not.toMatch(/enroll/i);
   });
 
   it("on a gateway, points a refused or silent connection at the local leaf, not at the hub it does not dial", () => {

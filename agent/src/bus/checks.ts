@@ -15,6 +15,7 @@ type DownKind = Exclude<BusState, { connected: true }>["kind"];
 
 const FIX: Record<DownKind, string> = {
   no_creds: "Enroll the agent (agent enroll --platform URL --email <thing e-mail>) or set bus.creds.",
+  connecting: "The agent is making its first connection; if this stays, read the agent log (\"bus:\" lines).",
   authorization:
     "The hub refuses this Thing's bus credential (revoked, suspended, or its organization suspended): an owner or admin reactivates it in the console; the agent adopts new credentials by itself.",
   refused: "Nothing listens at the hub address: check bus.servers (or the platform host, port 4222) and that the hub runs.",

@@ -11,7 +11,7 @@ import { classifyBusError, reasonOf, type BusFailure } from "./errors";
 
 export type BusState =
   | { connected: true; server: string; since: number }
-  | { connected: false; kind: BusFailure["kind"] | "no_creds" | "stopped"; reason: string; since: number };
+  | { connected: false; kind: BusFailure["kind"] | "no_creds" | "connecting" | "stopped"; reason: string; since: number };
 
 export interface BusConnectionOptions {
   /** Client URLs (busServers()); tried in order on every attempt. */
@@ -159,6 +159,9 @@ export function startBusConnection(options: BusConnectionOptions): BusConnection
     useCreds(next) {
       if (next === creds) return;
       creds = next;
+      // Said at once, not when the loop wakes: a probe in between would report "no bus credentials yet".
+      // A failure already seen stays the reason until the next attempt ends.
+      if (!state.connected && state.kind === "no_creds") setDown("connecting", "first attempt in progress");
       backoff.reset();
       logger.info("bus: adopting new credentials");
       poke();
