@@ -183,4 +183,25 @@ describe("overlay CA rotation", () => {
     const late = await owner.collection("overlay_hosts").create({ ...base, name: "edge-c", overlay_ip: "10.42.1.4" });
     verifies(finished.cert, await w.su.collection("overlay_hosts").getOne(late.id));
   });
+
+  it("a host the things route creates while the rotation commits is issued by the CA that issues when its row commits", async () => {
+    // The route signs a host's certificate before its transaction (overlay/presigned-hosts.ts); one signed
+    // by the outgoing CA must not be stored once commit has moved issuance to the incoming one.
+    const owner = await w.client("owner");
+    expect((await rotate(owner, { step: "prepare" })).status).toBe(200);
+    const creations = Array.from({ length: 40 }, (_, i) =>
+      owner.send("/api/org/things", { method: "POST", body: { name: `racer ${i}`, overlay: { mode: "auto", network_id: w.a.overlay_networks.id, overlay_ip: `10.42.7.${i + 1}` } } }),
+    );
+    await new Promise((r) => setTimeout(r, 150));
+    expect((await rotate(owner, { step: "commit" })).status).toBe(200);
+    const created = (await Promise.allSettled(creations)).map((result) => {
+      if (result.status === "rejected") throw result.reason;
+      return result.value as { id: string };
+    });
+    const issuing = await ca();
+    const racers = (await hostsOf()).filter((h) => String(h.name).startsWith("TH-") && String(h.overlay_ip).startsWith("10.42.7."));
+    expect(racers).toHaveLength(created.length);
+    for (const host of racers) verifies(issuing.cert, host);
+    expect((await rotate(owner, { step: "finish" })).status).toBe(200);
+  });
 });

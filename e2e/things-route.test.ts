@@ -4,6 +4,7 @@ import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import type PocketBase from "pocketbase";
 import { describe, expect, it } from "vitest";
+import { certificateFromPem } from "../pb_hooks_src/overlay/cert/pem";
 import { useWorld, client, createMember, createUser, PASSWORD, unique, type Actor } from "./harness/world";
 
 const { platform, world } = useWorld();
@@ -307,7 +308,7 @@ describe("POST /api/org/things: creation", () => {
     expect(host.config_yaml).toContain("NEBULA X25519 PRIVATE KEY");
   });
 
-  it("concurrent auto creations each get key pairs of their own (made ahead of the transaction, lib/key-stock.ts)", async () => {
+  it("concurrent auto creations each get key pairs of their own and a certificate naming their own code (made ahead of the transaction)", async () => {
     const owner = await world.client("owner");
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) => post(owner, { name: `stocked ${i}`, bus: { mode: "auto" }, overlay: { mode: "auto", network_id: world.a.overlay_networks.id, overlay_ip: `10.42.90.${i + 1}` } })),
@@ -320,6 +321,12 @@ describe("POST /api/org/things: creation", () => {
     const hostKeys = hosts.map((h) => /-----BEGIN NEBULA X25519 PRIVATE KEY-----[^-]+/.exec(h.config_yaml as string)?.[0]);
     expect(hostKeys.every(Boolean)).toBe(true);
     expect(new Set(hostKeys).size).toBe(20);
+    // The code is drawn and the certificate signed before the transaction (overlay/presigned-hosts.ts).
+    expect(new Set(things.map((t) => t.code)).size).toBe(20);
+    hosts.forEach((host, i) => {
+      expect(host.name).toBe(things[i].code);
+      expect(certificateFromPem(host.cert as string).details.name).toBe(things[i].code);
+    });
   });
 
   it.each([

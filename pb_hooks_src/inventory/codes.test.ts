@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CODE_ALPHABET, generateThingCode, thingEmail } from "./codes";
+import { CODE_ALPHABET, generateThingCode, isCodeUnder, thingEmail } from "./codes";
 import { THING_CODE_PATTERN } from "./collections";
 
 const fixed = (length: number) => "A7".repeat(length).slice(0, length);
@@ -17,6 +17,22 @@ describe("generateThingCode", () => {
     const random = (length: number) =>
       Array.from({ length }, (_, i) => CODE_ALPHABET[(i * 7) % CODE_ALPHABET.length]).join("");
     expect(generateThingCode("GW", random)).toMatch(new RegExp(THING_CODE_PATTERN));
+  });
+});
+
+describe("isCodeUnder", () => {
+  it("holds for a code generated under the prefix, the default one for a type without", () => {
+    expect(isCodeUnder(generateThingCode("SENS", fixed), "SENS")).toBe(true);
+    expect(isCodeUnder(generateThingCode("", fixed), "")).toBe(true);
+    expect(isCodeUnder(generateThingCode("GW-EU", fixed), "GW-EU")).toBe(true);
+  });
+
+  it("fails once the prefix differs, however much of it the code shares", () => {
+    expect(isCodeUnder(generateThingCode("SENS", fixed), "GW")).toBe(false);
+    expect(isCodeUnder(generateThingCode("GW-EU", fixed), "GW")).toBe(false);
+    expect(isCodeUnder(generateThingCode("GW", fixed), "GW-EU")).toBe(false);
+    expect(isCodeUnder(generateThingCode("", fixed), "SENS")).toBe(false);
+    expect(isCodeUnder("A7A7-A7A7", "")).toBe(false);
   });
 });
 

@@ -13,6 +13,12 @@ export function generateThingCode(prefix: string, random: (length: number) => st
   return [prefix || DEFAULT_PREFIX, ...groups].join("-");
 }
 
+/** Whether `code` is a generated code under `prefix` (the type's, or the default one when it has none). */
+export function isCodeUnder(code: string, prefix: string): boolean {
+  const parts = code.split("-");
+  return parts.length > GROUPS && parts.slice(0, -GROUPS).join("-") === (prefix || DEFAULT_PREFIX);
+}
+
 /** The generated sign-in e-mail of a Thing: `<thing code>@<organization code>.thing.local`. */
 export function thingEmail(thingCode: string, organizationCode: string): string {
   return `${thingCode}@${organizationCode}.thing.local`;

@@ -7,13 +7,14 @@ import { transaction } from "../lib/transaction";
 import type { ActiveMembership } from "../tenancy/active";
 import type { CollectionNames } from "../schema/names";
 import { authorizeThingRequest, parseThingRequest, type ThingRequest } from "./request";
-import { codeTaken, prepareThing } from "./things";
+import { codeTaken, drawnCodeHolds, prepareThing, uniqueCode } from "./things";
 import { attribute } from "../observability/actor";
 import { userNkeys } from "../bus/signer";
 import { mintBusUser } from "../bus/things";
 import { caOf } from "../overlay/ca";
 import { HostError } from "../overlay/host-details";
-import { hostKeys, placeHost } from "../overlay/hosts";
+import { placeHost, presignHost } from "../overlay/hosts";
+import { discardPresigned } from "../overlay/presigned-hosts";
 
 export interface CreatedThing {
   id: string;
@@ -27,7 +28,8 @@ export function createThing(app: CoreApp, n: CollectionNames, caller: ActiveMemb
   authorizeThingRequest(caller.role, request);
   const organization = caller.organization;
   // What needs nothing the transaction reads is done before it, so the write connection is not held for
-  // it: the password's hash and the identities' key pairs (lib/key-stock.ts).
+  // it: the password's hash, the bus user's key pair (lib/key-stock.ts) and the overlay host's certificate
+  // (overlay/presigned-hosts.ts), which the hooks use if it still matches the rows as committed.
   const thing = new Record(app.findCollectionByNameOrId(n.things));
   const password = randomPassword();
   thing.load({
@@ -43,23 +45,40 @@ export function createThing(app: CoreApp, n: CollectionNames, caller: ActiveMemb
   thing.setPassword(password);
   attribute(thing, caller.user);
   if (request.bus.mode === "auto") userNkeys.addOne();
-  if (request.overlay.mode === "auto") hostKeys.addOne();
-  return transaction(app, (tx) => {
-    requireOwned(tx, n.thing_types, request.type, organization, "type");
-    requireOwned(tx, n.locations, request.location, organization, "location");
-    if (request.code && codeTaken(tx, n, organization.id, request.code)) {
-      throw badRequest("another Thing of the organization already uses this code");
-    }
-    // The code names the Thing's identities, so it is settled first.
-    prepareThing(tx, n, thing);
-    linkIdentities(tx, n, thing, request, caller);
-    tx.save(thing);
-    return { id: thing.id, code: thing.getString("code"), email: thing.getString("email"), password };
-  });
+  // The code names the Thing's identities: drawn here for the host's certificate when the request has
+  // none, and kept in the transaction only if it still holds there.
+  const drawn = !request.code && request.overlay.mode === "auto" && drawCode(app, n, thing);
+  const hostId = request.overlay.mode === "auto" ? presignHost(app, n, organization.id, request.overlay.network_id, request.overlay.overlay_ip, thing.getString("code")) : undefined;
+  try {
+    return transaction(app, (tx) => {
+      requireOwned(tx, n.thing_types, request.type, organization, "type");
+      requireOwned(tx, n.locations, request.location, organization, "location");
+      if (request.code && codeTaken(tx, n, organization.id, request.code)) {
+        throw badRequest("another Thing of the organization already uses this code");
+      }
+      if (drawn && !drawnCodeHolds(tx, n, thing)) thing.set("code", "");
+      prepareThing(tx, n, thing);
+      linkIdentities(tx, n, thing, request, caller, hostId ?? "");
+      tx.save(thing);
+      return { id: thing.id, code: thing.getString("code"), email: thing.getString("email"), password };
+    });
+  } finally {
+    if (hostId) discardPresigned(hostId);
+  }
+}
+
+/** A free code under the type's prefix as read now, set on the Thing; false when none could be drawn (the transaction draws). */
+function drawCode(app: CoreApp, n: CollectionNames, thing: core.Record): boolean {
+  try {
+    thing.set("code", uniqueCode(app, n, thing));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Identity modes: `auto` mints a new identity, `link` verifies that the given one is the organization's. */
-function linkIdentities(tx: CoreApp, n: CollectionNames, thing: core.Record, request: ThingRequest, caller: ActiveMembership): void {
+function linkIdentities(tx: CoreApp, n: CollectionNames, thing: core.Record, request: ThingRequest, caller: ActiveMembership, hostId: string): void {
   const organization = caller.organization;
   if (request.bus.mode === "auto") {
     const user = mintBusUser(tx, n, organization, request.bus.role_id, thing.getString("code"));
@@ -73,7 +92,7 @@ function linkIdentities(tx: CoreApp, n: CollectionNames, thing: core.Record, req
     thing.set("bus_user", request.bus.user_id);
   }
   if (request.overlay.mode === "auto") {
-    const host = mintOverlayHost(tx, n, organization, request.overlay.network_id, request.overlay.overlay_ip, thing.getString("code"));
+    const host = mintOverlayHost(tx, n, organization, request.overlay.network_id, request.overlay.overlay_ip, thing.getString("code"), hostId);
     attribute(host, caller.user);
     saveHost(tx, host);
     thing.set("overlay_host", host.id);
@@ -96,9 +115,10 @@ function requireOwned(tx: CoreApp, collection: string, id: string, organization:
 
 /**
  * overlay.mode auto: a host named after the Thing's code. The checks the host's own hooks make are made here
- * first, so their refusals reach the caller as this route's 400s; the save then signs (overlay/hosts.ts).
+ * first, so their refusals reach the caller as this route's 400s; the save then signs, or takes the
+ * certificate signed before the transaction (overlay/hosts.ts).
  */
-function mintOverlayHost(tx: CoreApp, n: CollectionNames, organization: core.Record, networkId: string, overlayIp: string, code: string): core.Record {
+function mintOverlayHost(tx: CoreApp, n: CollectionNames, organization: core.Record, networkId: string, overlayIp: string, code: string, id: string): core.Record {
   if (!networkId) throw badRequest("overlay.network_id is required for overlay.mode auto");
   if (!overlayIp) throw badRequest("overlay.overlay_ip is required for overlay.mode auto");
   if (!caOf(tx, n, organization.id)) throw badRequest("no overlay certificate authority for the organization");
@@ -111,6 +131,8 @@ function mintOverlayHost(tx: CoreApp, n: CollectionNames, organization: core.Rec
     throw err;
   }
   const host = new Record(tx.findCollectionByNameOrId(n.overlay_hosts));
+  // The id the route's presigned certificate is kept under (overlay/presigned-hosts.ts), if any.
+  if (id) host.set("id", id);
   host.load({ organization: organization.id, network: networkId, name: code, overlay_ip: overlayIp, groups: [], active: true });
   return host;
 }

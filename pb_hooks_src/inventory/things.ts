@@ -5,7 +5,7 @@ import { randomText } from "../lib/random";
 import { badRequest } from "../lib/errors";
 import { activeTransition, type WriteAction, type WriteEffects } from "../lib/effects";
 import type { CollectionNames } from "../schema/names";
-import { CODE_ALPHABET, generateThingCode, thingEmail } from "./codes";
+import { CODE_ALPHABET, generateThingCode, isCodeUnder, thingEmail } from "./codes";
 
 const CODE_ATTEMPTS = 5;
 
@@ -28,14 +28,27 @@ export function codeTaken(app: CoreApp, n: CollectionNames, organization: string
   return result.taken > 0;
 }
 
-function uniqueCode(app: CoreApp, n: CollectionNames, thing: core.Record): string {
-  const type = findRecord(app, n.thing_types, thing.getString("type"));
-  const prefix = type ? type.getString("prefix") : "";
+/**
+ * Inside the write's transaction, for a code drawn before it (uniqueCode on the rows as read then): whether
+ * it is still free and under the type's prefix as committed now.
+ */
+export function drawnCodeHolds(tx: CoreApp, n: CollectionNames, thing: core.Record): boolean {
+  const code = thing.getString("code");
+  return isCodeUnder(code, typePrefix(tx, n, thing)) && !codeTaken(tx, n, thing.getString("organization"), code);
+}
+
+export function uniqueCode(app: CoreApp, n: CollectionNames, thing: core.Record): string {
+  const prefix = typePrefix(app, n, thing);
   for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt++) {
     const code = generateThingCode(prefix, (length) => randomText(length, CODE_ALPHABET));
     if (!codeTaken(app, n, thing.getString("organization"), code)) return code;
   }
   throw badRequest("could not generate a unique Thing code; supply one");
+}
+
+function typePrefix(app: CoreApp, n: CollectionNames, thing: core.Record): string {
+  const type = findRecord(app, n.thing_types, thing.getString("type"));
+  return type ? type.getString("prefix") : "";
 }
 
 /**

@@ -1,7 +1,8 @@
 /// <reference path="../../build/types/types.d.ts" />
 // Key pairs made before a write's transaction. Making one is a sidecar round trip (~2 ms) that depends on
-// nothing the transaction reads, yet the record hooks that need one (a bus user's nkey, an overlay host's
-// X25519 pair) run inside the transaction, holding the database's only write connection meanwhile. A
+// nothing the transaction reads, yet the record hook that needs one (a bus user's nkey) runs inside the
+// transaction, holding the database's only write connection meanwhile. (An overlay host's key pair comes
+// with its certificate, signed before the transaction: overlay/presigned-hosts.ts.) A
 // route about to create such a record adds one key pair to a stock in $app.store() first; the hook takes
 // one from there and makes its own only when the stock is empty (any other writer, or a stock emptied by
 // concurrent writes). A key pair is handed out once, taken under the store's lock, and lives only in this

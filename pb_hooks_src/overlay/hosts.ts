@@ -1,9 +1,10 @@
 // overlay_hosts issuance for every writer (spec 2.1 overlay rows; docs/overlay.md "Hosts and configs"): placement
-// checks, an X25519 key pair from the sidecar, a host certificate signed with the organization's CA, and
-// config_yaml. Runs in the write's transaction (overlay/effects.ts), before the row is written.
+// checks, an X25519 key pair from the sidecar, a host certificate signed with the organization's CA (or
+// the one POST /api/org/things signed before its transaction, overlay/presigned-hosts.ts), and config_yaml.
+// Runs in the write's transaction (overlay/effects.ts), before the row is written.
 import { sha256 } from "@noble/hashes/sha2.js";
 import { findAll, findFirst, findRecord } from "../lib/collections";
-import { keyStock } from "../lib/key-stock";
+import { randomText } from "../lib/random";
 import { sidecarCall } from "../lib/sidecar";
 import type { CollectionNames } from "../schema/names";
 import type { Ed25519SignResponse, X25519Response } from "../../sidecar/protocol";
@@ -24,12 +25,13 @@ import {
 } from "./cert";
 import { hostConfigYaml, type Lighthouse } from "./host-config";
 import { HostError, hostDetails, hostGroups, hostNetwork } from "./host-details";
+import { keepPresigned, takePresigned, type IssuedCertificate } from "./presigned-hosts";
 import { sealOverlaySecret, unsealOverlaySecret } from "./secrets";
 
 const sha256hex = (data: Uint8Array): string => bytesToHex(sha256(data));
 
-/** Hosts' X25519 key pairs, made ahead of the write that needs one (lib/key-stock.ts). */
-export const hostKeys = keyStock<X25519Response[number]>("overlay.host", (count) => sidecarCall<X25519Response>("/v1/x25519", { count }));
+/** PocketBase's own record ids: 15 characters of [a-z0-9]. */
+const RECORD_ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
 
 /** Fields a certificate carries: changing one re-signs. */
 const CERTIFICATE_FIELDS = ["name", "overlay_ip", "groups", "network"];
@@ -83,13 +85,32 @@ export function prepareHost(tx: CoreApp, n: CollectionNames, host: core.Record, 
 function signHost(tx: CoreApp, n: CollectionNames, host: core.Record, ca: core.Record, now: Date): void {
   const placement = placeHost(tx, n, host.getString("organization"), host.getString("network"), host.getString("overlay_ip"), host.id);
   const raw = toString(host.get("groups"));
-  const groups = hostGroups(raw ? JSON.parse(raw) : null);
+  const subject: HostSubject = { name: host.getString("name"), hostNetwork: placement.hostNetwork, groups: hostGroups(raw ? JSON.parse(raw) : null) };
+  // A certificate the creating route signed before the transaction serves if it was signed from exactly
+  // what is committed now (overlay/presigned-hosts.ts); otherwise it is signed here.
+  const issued = takePresigned(host.id, signingBasis(ca, subject)) ?? issueCertificate(ca, subject, now);
+  host.set("cert", issued.cert);
+  host.set("private_key", issued.private_key);
+  host.set("fingerprint", issued.fingerprint);
+  host.set("not_after", issued.not_after);
+}
+
+/** What a host certificate says of its host, besides its key and validity. */
+export interface HostSubject {
+  name: string;
+  /** From hostNetwork(): "10.42.0.5/16". */
+  hostNetwork: string;
+  groups: string[];
+}
+
+/** A host certificate signed with the CA's issuing key for a new X25519 key pair; nothing is saved. */
+export function issueCertificate(ca: core.Record, subject: HostSubject, now: Date): IssuedCertificate {
   const caCert = certificateFromPem(ca.getString("cert"));
-  const pair = hostKeys.take();
+  const [pair] = sidecarCall<X25519Response>("/v1/x25519", { count: 1 });
   const details = hostDetails({
-    name: host.getString("name"),
-    network: placement.hostNetwork,
-    groups,
+    name: subject.name,
+    network: subject.hostNetwork,
+    groups: subject.groups,
     now,
     caNotAfter: caCert.details.notAfter,
     caFingerprint: ca.getString("fingerprint"),
@@ -101,10 +122,37 @@ function signHost(tx: CoreApp, n: CollectionNames, host: core.Record, ca: core.R
     message: base64Encode(encodeDetails(details)),
   });
   const bytes = certificateBytes(details, base64Decode(signature));
-  host.set("cert", pemEncode(BANNERS.certificate, bytes));
-  host.set("private_key", sealOverlaySecret(x25519PrivateKeyPem(base64Decode(pair.private))));
-  host.set("fingerprint", fingerprint(bytes, sha256hex));
-  host.set("not_after", new Date(details.notAfter * 1000).toISOString().replace("T", " "));
+  return {
+    cert: pemEncode(BANNERS.certificate, bytes),
+    private_key: sealOverlaySecret(x25519PrivateKeyPem(base64Decode(pair.private))),
+    fingerprint: fingerprint(bytes, sha256hex),
+    not_after: new Date(details.notAfter * 1000).toISOString().replace("T", " "),
+  };
+}
+
+/**
+ * Before the transaction of a write that will create a host in the network: signs its certificate and
+ * keeps it for the host's hook (overlay/presigned-hosts.ts). Returns the id the host must be created with,
+ * or undefined when nothing was signed: anything missing or refused is left to the hook, which refuses it
+ * inside the transaction as it does for every writer.
+ */
+export function presignHost(app: CoreApp, n: CollectionNames, organizationId: string, networkId: string, overlayIp: string, name: string, now = new Date()): string | undefined {
+  try {
+    const ca = caOf(app, n, organizationId);
+    const network = findRecord(app, n.overlay_networks, networkId);
+    if (!ca || !ca.getString("cert") || !network || network.getString("organization") !== organizationId) return undefined;
+    const subject: HostSubject = { name, hostNetwork: hostNetwork(network.getString("cidr"), overlayIp), groups: [] };
+    const hostId = randomText(15, RECORD_ID_ALPHABET);
+    keepPresigned(hostId, signingBasis(ca, subject), issueCertificate(ca, subject, now));
+    return hostId;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Everything a certificate is signed from, as one text: equal texts sign equal certificates (but for key and time). */
+export function signingBasis(ca: core.Record, subject: HostSubject): string {
+  return JSON.stringify([ca.id, ca.getString("cert"), ca.getString("private_key"), ca.getString("fingerprint"), subject.name, subject.hostNetwork, subject.groups]);
 }
 
 function configOf(tx: CoreApp, n: CollectionNames, host: core.Record, ca: core.Record): string {
