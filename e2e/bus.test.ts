@@ -283,6 +283,29 @@ describe("signing keys (POST /api/org/bus-account/keys)", () => {
     expect(reminted.creds_file).not.toBe(user.creds_file);
     expect(await refused(reminted.creds_file)).toBe(false);
   });
+
+  it("a Thing's bus user the things route creates while the keys rotate holds a credential of the key that signs when its row commits", async () => {
+    // The route mints a Thing's credential before its transaction (lib/presigned.ts); one signed with a
+    // key that rotate purged must not be stored once the rotation has committed.
+    const org = await w.su.collection("organizations").create({ name: "Racing keys", code: unique("race"), active: true });
+    const owner = client(bus.platform.url);
+    await owner.collection("users").authWithPassword((await createMember(w.su, org.id, "owner")).email as string, PASSWORD);
+    const creations = Array.from({ length: 40 }, (_, i) =>
+      owner.send("/api/org/things", { method: "POST", body: { name: `racer ${i}`, bus: { mode: "auto" } } }) as Promise<{ id: string }>,
+    );
+    await new Promise((r) => setTimeout(r, 150));
+    expect((await keys(owner, { action: "rotate" })).status).toBe(200);
+    const created = await Promise.all(creations);
+    const [signingKey] = (await account(org.id)).signing_keys as string[];
+    const issuer = (jwt: string) => (JSON.parse(Buffer.from(jwt.split(".")[1], "base64url").toString()) as { iss: string }).iss;
+    for (const made of created) {
+      const thing = await w.su.collection("things").getOne(made.id);
+      const user = await w.su.collection("bus_users").getOne(thing.bus_user);
+      expect(issuer(user.jwt), user.name).toBe(signingKey);
+    }
+    const last = await w.su.collection("bus_users").getOne((await w.su.collection("things").getOne(created[created.length - 1].id)).bus_user);
+    expect(await refused(last.creds_file)).toBe(false);
+  });
 });
 
 describe("POST /api/me/bus-creds/rotate", () => {

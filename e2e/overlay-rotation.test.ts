@@ -185,7 +185,7 @@ describe("overlay CA rotation", () => {
   });
 
   it("a host the things route creates while the rotation commits is issued by the CA that issues when its row commits", async () => {
-    // The route signs a host's certificate before its transaction (overlay/presigned-hosts.ts); one signed
+    // The route signs a host's certificate before its transaction (lib/presigned.ts); one signed
     // by the outgoing CA must not be stored once commit has moved issuance to the incoming one.
     const owner = await w.client("owner");
     expect((await rotate(owner, { step: "prepare" })).status).toBe(200);

@@ -321,7 +321,7 @@ describe("POST /api/org/things: creation", () => {
     const hostKeys = hosts.map((h) => /-----BEGIN NEBULA X25519 PRIVATE KEY-----[^-]+/.exec(h.config_yaml as string)?.[0]);
     expect(hostKeys.every(Boolean)).toBe(true);
     expect(new Set(hostKeys).size).toBe(20);
-    // The code is drawn and the certificate signed before the transaction (overlay/presigned-hosts.ts).
+    // The code is drawn and the credentials signed before the transaction (lib/presigned.ts).
     expect(new Set(things.map((t) => t.code)).size).toBe(20);
     hosts.forEach((host, i) => {
       expect(host.name).toBe(things[i].code);

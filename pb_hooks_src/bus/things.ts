@@ -4,9 +4,13 @@ import { findFirst, findRecord } from "../lib/collections";
 import { badRequest } from "../lib/errors";
 import type { CollectionNames } from "../schema/names";
 import { accountOf } from "./accounts";
+import { inheritRolePermissions, presignUser } from "./users";
 
-/** An unsaved bus user; saving it mints its credential in the caller's transaction. */
-export function mintBusUser(tx: CoreApp, n: CollectionNames, organization: core.Record, roleId: string, name: string): core.Record {
+/**
+ * An unsaved bus user; saving it mints its credential in the caller's transaction, or takes the one
+ * presignBusUser minted for `id`.
+ */
+export function mintBusUser(tx: CoreApp, n: CollectionNames, organization: core.Record, roleId: string, name: string, id = ""): core.Record {
   const account = accountOf(tx, n, organization.id);
   if (!account || !account.getBool("active") || !organization.getBool("active")) {
     throw badRequest("no active bus account for the organization");
@@ -18,6 +22,22 @@ export function mintBusUser(tx: CoreApp, n: CollectionNames, organization: core.
     throw badRequest(roleId ? "bus.role_id does not name a role of the organization" : "the organization has no default bus role");
   }
   const user = new Record(tx.findCollectionByNameOrId(n.bus_users));
+  if (id) user.set("id", id);
   user.load({ organization: organization.id, name, role: role.id, active: true });
   return user;
+}
+
+/**
+ * Before the transaction: mints the credential of the user mintBusUser will make and keeps it
+ * (lib/presigned.ts). Returns the id to create the user with, or undefined when nothing was minted: the
+ * transaction then refuses or mints, as for every writer, so a failure here never fails the request.
+ */
+export function presignBusUser(app: CoreApp, n: CollectionNames, organization: core.Record, roleId: string, name: string): string | undefined {
+  try {
+    const user = mintBusUser(app, n, organization, roleId, name);
+    inheritRolePermissions(user, findRecord(app, n.bus_roles, user.getString("role")));
+    return presignUser(app, n, user);
+  } catch {
+    return undefined;
+  }
 }

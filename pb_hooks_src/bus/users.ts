@@ -3,13 +3,14 @@
 // on the account's revocation list with a cutoff second; anything issued later must be issued strictly
 // after that second, since nats-server compares whole seconds and refuses a JWT issued at the cutoff.
 import { findRecord } from "../lib/collections";
+import { newRecordId, presigned } from "../lib/presigned";
 import { badRequest } from "../lib/errors";
 import type { CollectionNames } from "../schema/names";
 import { accountOf, jsonOf, userSigningSeed } from "./accounts";
 import { jwtIssuedAt } from "./issued-at";
 import { credsFile, permissionsFrom, userClaims } from "./claims";
 import { sealSecret, unsealSecret } from "./secrets";
-import { signJwt, userNkeys } from "./signer";
+import { newNkeys, signJwt } from "./signer";
 
 /** A revocation this write adds to the account: the key and its cutoff second. */
 export interface Revocation {
@@ -19,16 +20,77 @@ export interface Revocation {
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-/** A new bus user: a fresh key, the role's permissions unless given, a minted credential. */
+/** The fields of a bus user's credential, as they are stored. */
+interface IssuedCredential {
+  public_key: string;
+  /** Sealed with bus.encryption_key when set. */
+  seed: string;
+  jwt: string;
+  creds_file: string;
+}
+
+/** Credentials POST /api/org/things signed before its transaction (lib/presigned.ts). */
+export const presignedUsers = presigned<IssuedCredential>("bus.user");
+
+/**
+ * A new bus user: a fresh key, the role's permissions unless given, a minted credential, or the one the
+ * creating route minted before the transaction if it was minted from exactly what is committed now.
+ */
 export function prepareNewUser(tx: CoreApp, n: CollectionNames, user: core.Record): void {
-  const role = findRecord(tx, n.bus_roles, user.getString("role"));
+  inheritRolePermissions(user, findRecord(tx, n.bus_roles, user.getString("role")));
+  user.set("regenerate", false);
+  user.set("revoke", false);
+  const account = accountOf(tx, n, user.getString("organization"));
+  const issued = account && presignedUsers.take(user.id, credentialBasis(account, user));
+  if (issued) {
+    user.load(issued);
+    return;
+  }
+  replaceKey(user);
+  mint(tx, n, user);
+}
+
+/**
+ * Before the transaction of a write that will create `user` (unsaved, with its role's permissions):
+ * mints its credential from the account as read now and keeps it for the user's hook. Returns the id the
+ * user must be created with, or undefined without an account; throws what minting throws.
+ */
+export function presignUser(app: CoreApp, n: CollectionNames, user: core.Record): string | undefined {
+  const account = accountOf(app, n, user.getString("organization"));
+  if (!account) return undefined;
+  replaceKey(user);
+  mint(app, n, user);
+  const id = newRecordId();
+  presignedUsers.keep(id, credentialBasis(account, user), {
+    public_key: user.getString("public_key"),
+    seed: user.getString("seed"),
+    jwt: user.getString("jwt"),
+    creds_file: user.getString("creds_file"),
+  });
+  return id;
+}
+
+/** The role's permissions, where the user has none of its own. */
+export function inheritRolePermissions(user: core.Record, role: core.Record | undefined): void {
   for (const field of ["publish_permissions", "subscribe_permissions"]) {
     if (role && jsonOf<unknown>(user, field) === null) user.set(field, jsonOf<unknown>(role, field));
   }
-  user.set("regenerate", false);
-  user.set("revoke", false);
-  replaceKey(user);
-  mint(tx, n, user);
+}
+
+/**
+ * Everything a new user's credential is minted from, as one text: the account's keys and the user's
+ * name and permissions (a new key has no revocation cutoff).
+ */
+function credentialBasis(account: core.Record, user: core.Record): string {
+  return JSON.stringify([
+    account.id,
+    account.getString("public_key"),
+    toString(account.get("signing_seeds")),
+    user.getString("organization"),
+    user.getString("name"),
+    toString(user.get("publish_permissions")),
+    toString(user.get("subscribe_permissions")),
+  ]);
 }
 
 /**
@@ -78,7 +140,7 @@ export function addRevocation(account: core.Record, revocation: Revocation): voi
 }
 
 function replaceKey(user: core.Record): void {
-  const key = userNkeys.take();
+  const [key] = newNkeys(["user"]);
   user.set("public_key", key.public);
   user.set("seed", sealSecret(key.seed));
 }

@@ -10,12 +10,11 @@ import type { CollectionNames } from "../schema/names";
 import { authorizeThingRequest, parseThingRequest, type ThingRequest } from "./request";
 import { codeTaken, drawnCodeHolds, prepareThing, uniqueCode } from "./things";
 import { attribute } from "../observability/actor";
-import { userNkeys } from "../bus/signer";
-import { mintBusUser } from "../bus/things";
+import { mintBusUser, presignBusUser } from "../bus/things";
+import { presignedUsers } from "../bus/users";
 import { caOf } from "../overlay/ca";
 import { HostError } from "../overlay/host-details";
-import { placeHost, presignHost } from "../overlay/hosts";
-import { discardPresigned } from "../overlay/presigned-hosts";
+import { placeHost, presignedHosts, presignHost } from "../overlay/hosts";
 
 export interface CreatedThing {
   id: string;
@@ -29,8 +28,8 @@ export function createThing(app: CoreApp, n: CollectionNames, caller: ActiveMemb
   authorizeThingRequest(caller.role, request);
   const organization = caller.organization;
   // What needs nothing the transaction reads is done before it, so the write connection is not held for
-  // it: the password's hash, the bus user's key pair (lib/key-stock.ts) and the overlay host's certificate
-  // (overlay/presigned-hosts.ts), which the hooks use if it still matches the rows as committed.
+  // it: the password's hash, and the bus user's and the overlay host's credentials (lib/presigned.ts),
+  // which their hooks use if they were signed from exactly the rows as committed.
   const thing = new Record(app.findCollectionByNameOrId(n.things));
   const password = randomPassword();
   thing.load({
@@ -45,11 +44,12 @@ export function createThing(app: CoreApp, n: CollectionNames, caller: ActiveMemb
   });
   thing.setPassword(password);
   attribute(thing, caller.user);
-  if (request.bus.mode === "auto") userNkeys.addOne();
-  // The code names the Thing's identities: drawn here for the host's certificate when the request has
-  // none, and kept in the transaction only if it still holds there.
-  const drawn = !request.code && request.overlay.mode === "auto" && drawCode(app, n, thing);
-  const hostId = request.overlay.mode === "auto" ? presignHost(app, n, organization.id, request.overlay.network_id, request.overlay.overlay_ip, thing.getString("code")) : undefined;
+  // The code names the Thing's identities: drawn here for their credentials when the request has none,
+  // and kept in the transaction only if it still holds there.
+  const drawn = !request.code && mintsIdentity(request) && drawCode(app, n, thing);
+  const code = thing.getString("code");
+  const userId = request.bus.mode === "auto" ? presignBusUser(app, n, organization, request.bus.role_id, code) : undefined;
+  const hostId = request.overlay.mode === "auto" ? presignHost(app, n, organization.id, request.overlay.network_id, request.overlay.overlay_ip, code) : undefined;
   const write = () =>
     transaction(app, (tx) => {
       requireOwned(tx, n.thing_types, request.type, organization, "type");
@@ -59,7 +59,7 @@ export function createThing(app: CoreApp, n: CollectionNames, caller: ActiveMemb
       }
       if (drawn && !drawnCodeHolds(tx, n, thing)) thing.set("code", "");
       prepareThing(tx, n, thing);
-      linkIdentities(tx, n, thing, request, caller, hostId ?? "");
+      linkIdentities(tx, n, thing, request, caller, { user: userId ?? "", host: hostId ?? "" });
       tx.save(thing);
       return { id: thing.id, code: thing.getString("code"), email: thing.getString("email"), password };
     });
@@ -69,7 +69,8 @@ export function createThing(app: CoreApp, n: CollectionNames, caller: ActiveMemb
     // One without holds it ~2 ms, less than the queue's sleep between looks would cost it.
     return mintsIdentity(request) ? inArrivalOrder("things.create.identities", write) : write();
   } finally {
-    if (hostId) discardPresigned(hostId);
+    if (userId) presignedUsers.discard(userId);
+    if (hostId) presignedHosts.discard(hostId);
   }
 }
 
@@ -86,10 +87,10 @@ function drawCode(app: CoreApp, n: CollectionNames, thing: core.Record): boolean
 }
 
 /** Identity modes: `auto` mints a new identity, `link` verifies that the given one is the organization's. */
-function linkIdentities(tx: CoreApp, n: CollectionNames, thing: core.Record, request: ThingRequest, caller: ActiveMembership, hostId: string): void {
+function linkIdentities(tx: CoreApp, n: CollectionNames, thing: core.Record, request: ThingRequest, caller: ActiveMembership, presignedIds: { user: string; host: string }): void {
   const organization = caller.organization;
   if (request.bus.mode === "auto") {
-    const user = mintBusUser(tx, n, organization, request.bus.role_id, thing.getString("code"));
+    const user = mintBusUser(tx, n, organization, request.bus.role_id, thing.getString("code"), presignedIds.user);
     attribute(user, caller.user);
     tx.save(user);
     thing.set("bus_user", user.id);
@@ -100,7 +101,7 @@ function linkIdentities(tx: CoreApp, n: CollectionNames, thing: core.Record, req
     thing.set("bus_user", request.bus.user_id);
   }
   if (request.overlay.mode === "auto") {
-    const host = mintOverlayHost(tx, n, organization, request.overlay.network_id, request.overlay.overlay_ip, thing.getString("code"), hostId);
+    const host = mintOverlayHost(tx, n, organization, request.overlay.network_id, request.overlay.overlay_ip, thing.getString("code"), presignedIds.host);
     attribute(host, caller.user);
     saveHost(tx, host);
     thing.set("overlay_host", host.id);
@@ -139,7 +140,7 @@ function mintOverlayHost(tx: CoreApp, n: CollectionNames, organization: core.Rec
     throw err;
   }
   const host = new Record(tx.findCollectionByNameOrId(n.overlay_hosts));
-  // The id the route's presigned certificate is kept under (overlay/presigned-hosts.ts), if any.
+  // The id the route's presigned certificate is kept under (lib/presigned.ts), if any.
   if (id) host.set("id", id);
   host.load({ organization: organization.id, network: networkId, name: code, overlay_ip: overlayIp, groups: [], active: true });
   return host;

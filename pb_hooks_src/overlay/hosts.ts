@@ -1,10 +1,10 @@
 // overlay_hosts issuance for every writer (spec 2.1 overlay rows; docs/overlay.md "Hosts and configs"): placement
 // checks, an X25519 key pair from the sidecar, a host certificate signed with the organization's CA (or
-// the one POST /api/org/things signed before its transaction, overlay/presigned-hosts.ts), and config_yaml.
+// the one POST /api/org/things signed before its transaction, lib/presigned.ts), and config_yaml.
 // Runs in the write's transaction (overlay/effects.ts), before the row is written.
 import { sha256 } from "@noble/hashes/sha2.js";
 import { findAll, findFirst, findRecord } from "../lib/collections";
-import { randomText } from "../lib/random";
+import { newRecordId, presigned } from "../lib/presigned";
 import { sidecarCall } from "../lib/sidecar";
 import type { CollectionNames } from "../schema/names";
 import type { Ed25519SignResponse, X25519Response } from "../../sidecar/protocol";
@@ -25,13 +25,21 @@ import {
 } from "./cert";
 import { hostConfigYaml, type Lighthouse } from "./host-config";
 import { HostError, hostDetails, hostGroups, hostNetwork } from "./host-details";
-import { keepPresigned, takePresigned, type IssuedCertificate } from "./presigned-hosts";
 import { sealOverlaySecret, unsealOverlaySecret } from "./secrets";
 
 const sha256hex = (data: Uint8Array): string => bytesToHex(sha256(data));
 
-/** PocketBase's own record ids: 15 characters of [a-z0-9]. */
-const RECORD_ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
+/** The certificate fields of a host row, as they are stored. */
+interface IssuedCertificate {
+  cert: string;
+  /** Sealed with overlay.encryption_key when set. */
+  private_key: string;
+  fingerprint: string;
+  not_after: string;
+}
+
+/** Certificates POST /api/org/things signed before its transaction (lib/presigned.ts). */
+export const presignedHosts = presigned<IssuedCertificate>("overlay.host");
 
 /** Fields a certificate carries: changing one re-signs. */
 const CERTIFICATE_FIELDS = ["name", "overlay_ip", "groups", "network"];
@@ -87,16 +95,12 @@ function signHost(tx: CoreApp, n: CollectionNames, host: core.Record, ca: core.R
   const raw = toString(host.get("groups"));
   const subject: HostSubject = { name: host.getString("name"), hostNetwork: placement.hostNetwork, groups: hostGroups(raw ? JSON.parse(raw) : null) };
   // A certificate the creating route signed before the transaction serves if it was signed from exactly
-  // what is committed now (overlay/presigned-hosts.ts); otherwise it is signed here.
-  const issued = takePresigned(host.id, signingBasis(ca, subject)) ?? issueCertificate(ca, subject, now);
-  host.set("cert", issued.cert);
-  host.set("private_key", issued.private_key);
-  host.set("fingerprint", issued.fingerprint);
-  host.set("not_after", issued.not_after);
+  // what is committed now (lib/presigned.ts); otherwise it is signed here.
+  host.load(presignedHosts.take(host.id, signingBasis(ca, subject)) ?? issueCertificate(ca, subject, now));
 }
 
 /** What a host certificate says of its host, besides its key and validity. */
-export interface HostSubject {
+interface HostSubject {
   name: string;
   /** From hostNetwork(): "10.42.0.5/16". */
   hostNetwork: string;
@@ -104,7 +108,7 @@ export interface HostSubject {
 }
 
 /** A host certificate signed with the CA's issuing key for a new X25519 key pair; nothing is saved. */
-export function issueCertificate(ca: core.Record, subject: HostSubject, now: Date): IssuedCertificate {
+function issueCertificate(ca: core.Record, subject: HostSubject, now: Date): IssuedCertificate {
   const caCert = certificateFromPem(ca.getString("cert"));
   const [pair] = sidecarCall<X25519Response>("/v1/x25519", { count: 1 });
   const details = hostDetails({
@@ -132,7 +136,7 @@ export function issueCertificate(ca: core.Record, subject: HostSubject, now: Dat
 
 /**
  * Before the transaction of a write that will create a host in the network: signs its certificate and
- * keeps it for the host's hook (overlay/presigned-hosts.ts). Returns the id the host must be created with,
+ * keeps it for the host's hook (lib/presigned.ts). Returns the id the host must be created with,
  * or undefined when nothing was signed: anything missing or refused is left to the hook, which refuses it
  * inside the transaction as it does for every writer.
  */
@@ -142,8 +146,8 @@ export function presignHost(app: CoreApp, n: CollectionNames, organizationId: st
     const network = findRecord(app, n.overlay_networks, networkId);
     if (!ca || !ca.getString("cert") || !network || network.getString("organization") !== organizationId) return undefined;
     const subject: HostSubject = { name, hostNetwork: hostNetwork(network.getString("cidr"), overlayIp), groups: [] };
-    const hostId = randomText(15, RECORD_ID_ALPHABET);
-    keepPresigned(hostId, signingBasis(ca, subject), issueCertificate(ca, subject, now));
+    const hostId = newRecordId();
+    presignedHosts.keep(hostId, signingBasis(ca, subject), issueCertificate(ca, subject, now));
     return hostId;
   } catch {
     return undefined;
@@ -151,7 +155,7 @@ export function presignHost(app: CoreApp, n: CollectionNames, organizationId: st
 }
 
 /** Everything a certificate is signed from, as one text: equal texts sign equal certificates (but for key and time). */
-export function signingBasis(ca: core.Record, subject: HostSubject): string {
+function signingBasis(ca: core.Record, subject: HostSubject): string {
   return JSON.stringify([ca.id, ca.getString("cert"), ca.getString("private_key"), ca.getString("fingerprint"), subject.name, subject.hostNetwork, subject.groups]);
 }
 
