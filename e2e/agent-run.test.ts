@@ -87,6 +87,8 @@ describe("agent run, enrolled from a Thing created through POST /api/org/things"
       ["platform_sync", "ok"],
       ["task_metrics", "ok"],
     ]);
+    // Skipped carries a fix like any state but ok: what would make the check apply.
+    expect(checkOf(body, "overlay")).toMatchObject({ detail: "overlay.enabled is false", fix: expect.stringContaining("set overlay.enabled to true") });
 
     const nc = await asDevice(device);
     const beat = await new Promise<Record<string, unknown>>((resolve) => {

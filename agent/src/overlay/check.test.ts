@@ -11,9 +11,13 @@ describe("overlay check", () => {
     expect(outcome({ tunnels: 1 }).detail).toBe("1 tunnel");
   });
 
-  it("is skipped when the overlay is off or the Thing has no overlay host", () => {
-    expect(outcome({ running: false }, false).state).toBe("skipped");
-    expect(outcome({ configured: false, running: false })).toMatchObject({ state: "skipped", detail: "the Thing has no overlay host" });
+  it("is skipped when the overlay is off or the Thing has no overlay host, saying what would make it apply", () => {
+    const off = outcome({ running: false }, false);
+    expect(off).toMatchObject({ state: "skipped", detail: "overlay.enabled is false" });
+    expect(off.fix).toMatch(/set overlay\.enabled to true/);
+    const hostless = outcome({ configured: false, running: false });
+    expect(hostless).toMatchObject({ state: "skipped", detail: "the Thing has no overlay host" });
+    expect(hostless.fix).toMatch(/gives it an overlay host/);
   });
 
   it("warns when not running, rolled back or refused, cached, unproven, or without tunnels", () => {

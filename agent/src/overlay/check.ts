@@ -12,8 +12,16 @@ export interface OverlayCheckOptions {
 }
 
 export function overlayOutcome(enabled: boolean, s: OverlayStatus, configPath: string): CheckOutcome {
-  if (!enabled) return { state: "skipped", detail: "overlay.enabled is false" };
-  if (!s.configured) return { state: "skipped", detail: "the Thing has no overlay host" };
+  // Skipped is not ready's concern, but a report names a fix for every state but ok: say what would make
+  // the check apply, rather than the report's generic "read the detail and the log".
+  if (!enabled) return { state: "skipped", detail: "overlay.enabled is false", fix: "Nothing to do unless this device should join the overlay: then set overlay.enabled to true." };
+  if (!s.configured) {
+    return {
+      state: "skipped",
+      detail: "the Thing has no overlay host",
+      fix: "Nothing to do unless this Thing should join the overlay: then an owner or admin gives it an overlay host, and the agent applies its config at the next platform sync.",
+    };
+  }
   if (!s.running) {
     return { state: "warn", detail: s.exit ?? s.rejected ?? "nebula is not running", fix: `nebula -test -config ${configPath}; read the agent's log for nebula's own lines` };
   }
