@@ -47,7 +47,7 @@ export function prepareNewUser(tx: CoreApp, n: CollectionNames, user: core.Recor
     return;
   }
   replaceKey(user);
-  mint(tx, n, user);
+  mint(tx, n, user, account);
 }
 
 /**
@@ -59,7 +59,7 @@ export function presignUser(app: CoreApp, n: CollectionNames, user: core.Record)
   const account = accountOf(app, n, user.getString("organization"));
   if (!account) return undefined;
   replaceKey(user);
-  mint(app, n, user);
+  mint(app, n, user, account);
   const id = newRecordId();
   presignedUsers.keep(id, credentialBasis(account, user), {
     public_key: user.getString("public_key"),
@@ -150,8 +150,7 @@ function replaceKey(user: core.Record): void {
  * the credential it replaces: a JWT's claims are its issue second and fields, so a re-sign within the same
  * second would hand back the very same credential.
  */
-function mint(tx: CoreApp, n: CollectionNames, user: core.Record): void {
-  const account = accountOf(tx, n, user.getString("organization"));
+function mint(tx: CoreApp, n: CollectionNames, user: core.Record, account = accountOf(tx, n, user.getString("organization"))): void {
   if (!account) throw badRequest("the organization has no bus account");
   const publicKey = user.getString("public_key");
   const cutoff = (jsonOf<Record<string, number>>(account, "revocations") ?? {})[publicKey] ?? 0;

@@ -143,9 +143,8 @@ function issueCertificate(ca: core.Record, subject: HostSubject, now: Date): Iss
 export function presignHost(app: CoreApp, n: CollectionNames, organizationId: string, networkId: string, overlayIp: string, name: string, now = new Date()): string | undefined {
   try {
     const ca = caOf(app, n, organizationId);
-    const network = findRecord(app, n.overlay_networks, networkId);
-    if (!ca || !ca.getString("cert") || !network || network.getString("organization") !== organizationId) return undefined;
-    const subject: HostSubject = { name, hostNetwork: hostNetwork(network.getString("cidr"), overlayIp), groups: [] };
+    if (!ca || !ca.getString("cert")) return undefined;
+    const subject: HostSubject = { name, hostNetwork: placeHost(app, n, organizationId, networkId, overlayIp).hostNetwork, groups: [] };
     const hostId = newRecordId();
     presignedHosts.keep(hostId, signingBasis(ca, subject), issueCertificate(ca, subject, now));
     return hostId;
