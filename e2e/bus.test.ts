@@ -5,7 +5,7 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import type PocketBase from "pocketbase";
 import type { RecordModel } from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { busAccepts, closedWithin, connectWithCreds, eventually, startPlatformWithBus, type PlatformWithBus } from "./harness/bus";
+import { busAccepts, closedWithin, connectWithCreds, eventually, roundTrip, startPlatformWithBus, type PlatformWithBus } from "./harness/bus";
 import { readyWhen } from "./harness/readiness";
 import { PASSWORD, buildWorld, client, createMember, unique, type World } from "./harness/world";
 
@@ -478,7 +478,7 @@ describe("bus.encryption_key", () => {
       expect(acct.limits.max_connections).toBe(2);
       const first = await connectWithCreds(sealed.busUrl, user.creds_file);
       const second = await connectWithCreds(sealed.busUrl, user.creds_file);
-      await expect(connectWithCreds(sealed.busUrl, user.creds_file).then((nc) => nc.flush())).rejects.toThrow();
+      await expect(connectWithCreds(sealed.busUrl, user.creds_file).then(roundTrip)).rejects.toThrow();
       await first.close();
       await second.close();
 
