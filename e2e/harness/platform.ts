@@ -140,10 +140,10 @@ async function waitHealthy(url: string, child: ChildProcess, output: () => strin
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`pocketbase exited with ${child.exitCode}: ${output()}`);
     try {
-      const response = await fetch(`${url}/api/health`);
+      const response = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2_000) });
       if (response.ok) return;
     } catch {
-      // not listening yet
+      // not listening yet, or not answering yet: the deadline above decides
     }
     await new Promise((r) => setTimeout(r, 50));
   }
