@@ -26,7 +26,7 @@ import { freePorts } from "../e2e/harness/ports";
 import { REPO_ROOT } from "../e2e/harness/process";
 import { checkOf, readyWhen } from "../e2e/harness/readiness";
 import { PASSWORD, client, createMember, createUser, unique } from "../e2e/harness/world";
-import { report } from "./stats";
+import { median, report } from "./stats";
 
 const STARTS = Number(process.env.BENCH_STARTS ?? "5");
 const SITE_CLIENTS = Number(process.env.BENCH_SITE_CLIENTS ?? "2");
@@ -196,9 +196,4 @@ function leafPidOf(running: AgentProcess): number {
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }

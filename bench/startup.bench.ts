@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { launch, LAUNCHER } from "../e2e/harness/platform";
 import { freePorts } from "../e2e/harness/ports";
 import { stop } from "../e2e/harness/process";
-import { report } from "./stats";
+import { median, report } from "./stats";
 
 const RESTARTS = Number(process.env.BENCH_RESTARTS ?? "7");
 const IDLE_MS = Number(process.env.BENCH_IDLE_MS ?? "3000");
@@ -161,9 +161,4 @@ function printRss(starts: Start[]): void {
   const figures = roles.map((role) => `${role} ${median(starts.map((s) => s.rss.get(role) ?? 0)).toFixed(1)}`);
   const total = median(starts.map((s) => [...s.rss.values()].reduce((a, b) => a + b, 0)));
   console.log(`serve --bus: idle RSS p50 in MB (${IDLE_MS} ms after ready): ${figures.join(", ")}; sum ${total.toFixed(1)}`);
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)];
 }

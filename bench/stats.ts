@@ -5,6 +5,13 @@ export function percentile(sortedMs: number[], p: number): number {
   return sortedMs[index];
 }
 
+/** The middle value of `values` (the mean of the two middle ones for an even count). */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
 /** One line of figures: p50 and p95 (or the percentiles asked for) in ms over `samples`, with the machine's core count. */
 export function report(name: string, samples: number[], percentiles: readonly number[] = [50, 95]): string {
   const sorted = [...samples].sort((a, b) => a - b);
