@@ -50,14 +50,15 @@ describe("inArrivalOrder", () => {
     expect(store.values.get(SERVING)).toBe(6);
   });
 
-  it("sleeps at most eight turns between looks", () => {
-    const store = memoryStore({ [NEXT]: 40, [SERVING]: 0 });
+  it("sleeps one turn per ticket ahead, at most 32, between looks", () => {
+    const store = memoryStore({ [NEXT]: 60, [SERVING]: 0 });
     const pauses: number[] = [];
     inArrivalOrder("q", () => undefined, store, (ms) => {
       pauses.push(ms);
       store.setFunc(SERVING, (old) => (old as number) + 1);
     });
-    expect(Math.max(...pauses)).toBe(8 * SLEEP_MS);
+    expect(Math.max(...pauses)).toBe(32 * SLEEP_MS);
+    expect(pauses.slice(-33)).toEqual([32, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1].map((turns) => turns * SLEEP_MS));
     expect(pauses.at(-1)).toBe(SLEEP_MS);
   });
 

@@ -23,8 +23,12 @@ export const ADMITTED = 2;
 /** A turn never waited beyond this: a ticket lost to a crash then delays the others, never stops them. */
 export const MAX_WAIT_MS = 10_000;
 
-/** A waiter far back sleeps at most this many SLEEP_MS between looks. */
-const MAX_SLEEP_TURNS = 8;
+/**
+ * A waiter k turns back sleeps k SLEEP_MS, up to this many: no turn takes less than SLEEP_MS, so it cannot
+ * miss its own, and far back it looks seldom: at 50 clients and a turn of ~16 ms, a creation looks ~72
+ * times with this cap and ~123 with a cap of 8 (docs/performance.md, "Fewer looks far back in the queue").
+ */
+const MAX_SLEEP_TURNS = 32;
 
 /** How many tickets must be done before this one is let through (0: its turn). */
 const waiting = (serving: unknown, ticket: number): number => Math.max(0, ticket - counter(serving) - ADMITTED + 1);
