@@ -117,6 +117,24 @@ describe("overlay manager (stand-in nebula)", () => {
     await until(() => manager.status().exit?.endsWith("restarting in 2 s") ?? false, 3_000);
   });
 
+  it("keeps a config nebula could not be run to test, tries it again by itself, and runs it once nebula is there", async () => {
+    await manager.stop();
+    const binary = join(dir, "nebula-installed-later");
+    manager = createOverlayManager({ nebula: { binary }, overlayDir: join(dir, "overlay"), handshakeTimeoutMs: 400, logger: createLogger((l) => lines.push(l), "debug") });
+    expect(await manager.apply(config("UP"))).toBe("deferred");
+    expect(manager.status()).toMatchObject({ configured: true, running: false });
+    expect(overlayOutcome(true, manager.status(), "c")).toMatchObject({
+      state: "warn",
+      detail: expect.stringMatching(/could not be run \(spawn .*ENOENT\): install nebula or set overlay\.nebula to its path; the platform's config is tried again in 1 s$/),
+    });
+    expect(manager.status().rejected).not.toMatch(/refused/);
+    writeFileSync(binary, FAKE_NEBULA);
+    chmodSync(binary, 0o755);
+    await until(() => manager.status().tunnels === 1, 3_000);
+    expect(manager.status()).toMatchObject({ running: true, rejected: null });
+    expect(readFileSync(files().config, "utf8")).toBe(config("UP"));
+  });
+
   it("runs the cached config.yml at start, marked cached until the platform serves it", async () => {
     await manager.apply(config("UP"));
     await until(() => readIfPresent(files().lastGood) !== undefined);

@@ -9,7 +9,7 @@ import { restartDelay, nextFailures } from "./backoff";
 import { applyMode, lighthouseAddrs, parseConfig } from "./config-diff";
 import { readIfPresent, writeFileAtomic } from "../lib/files";
 import { overlayFiles, type OverlayFiles } from "./config-files";
-import { NEBULA_STOP_GRACE_MS, startNebula, testConfig, type NebulaCommand } from "./nebula-process";
+import { NEBULA_STOP_GRACE_MS, NebulaNotRun, startNebula, testConfig, type NebulaCommand } from "./nebula-process";
 import { judgeTrial, type Trial } from "./trial";
 import { Tunnels } from "./tunnels";
 
@@ -39,7 +39,8 @@ export interface OverlayStatus {
   exit: string | null;
 }
 
-export type ApplyResult = "unchanged" | "reloaded" | "restarted" | "refused";
+/** deferred: nebula could not be run to test the config; the manager tries the config again by itself. */
+export type ApplyResult = "unchanged" | "reloaded" | "restarted" | "refused" | "deferred";
 
 interface Pending extends Trial {
   text: string;
@@ -71,6 +72,10 @@ class Manager implements OverlayManager {
   private cached = false;
   private rejectedText: string | null = null;
   private rejected: string | null = null;
+  /** The config waiting for a nebula that could be run to test it, and the tries so far. */
+  private deferredText: string | null = null;
+  private deferrals = 0;
+  private deferTimer: NodeJS.Timeout | undefined;
   private pending: Pending | null = null;
   private proc: ManagedChild | null = null;
   private procStartedAt = 0;
@@ -119,7 +124,7 @@ class Manager implements OverlayManager {
 
   status(): OverlayStatus {
     return {
-      configured: this.running !== null || this.rejectedText !== null,
+      configured: this.running !== null || this.rejectedText !== null || this.deferredText !== null,
       running: this.proc?.running() ?? false,
       cached: this.cached,
       rejected: this.rejected,
@@ -133,6 +138,7 @@ class Manager implements OverlayManager {
     this.stopped = true;
     clearTimeout(this.trialTimer);
     clearTimeout(this.restartTimer);
+    clearTimeout(this.deferTimer);
     return this.serial(async () => {
       const proc = this.proc;
       this.proc = null;
@@ -147,15 +153,46 @@ class Manager implements OverlayManager {
     return "refused";
   }
 
+  /**
+   * nebula could not be run to judge `yaml`: the config is not refused (it may be fine), and the platform
+   * serves it only once, so it is tried again after a back-off until nebula runs or a newer config comes.
+   */
+  private defer(yaml: string, reason: string): ApplyResult {
+    this.deferredText = yaml;
+    this.deferrals += 1;
+    const delay = restartDelay(this.deferrals);
+    this.rejected = `${reason}: install nebula or set overlay.nebula to its path; the platform's config is tried again in ${delay / 1000} s`;
+    this.options.logger.warn("overlay: nebula could not be run, the new config waits", { reason });
+    clearTimeout(this.deferTimer);
+    this.deferTimer = setTimeout(() => void this.serial(() => this.retryDeferred()), delay);
+    return "deferred";
+  }
+
+  private async retryDeferred(): Promise<void> {
+    const yaml = this.deferredText;
+    if (!this.stopped && yaml !== null) await this.switchTo(yaml);
+  }
+
   /** Makes `yaml` the running config: checked, written, then reload or restart, then on trial. */
   private async switchTo(yaml: string): Promise<ApplyResult> {
+    clearTimeout(this.deferTimer);
+    if (yaml !== this.deferredText) this.deferrals = 0;
+    this.deferredText = null;
     try {
       parseConfig(yaml);
     } catch (err) {
       return this.refuse(yaml, (err as Error).message);
     }
     writeFileAtomic(this.files.candidate, yaml);
-    const problem = await testConfig(this.options.nebula, this.files.candidate);
+    let problem: string | null;
+    try {
+      problem = await testConfig(this.options.nebula, this.files.candidate);
+    } catch (err) {
+      unlinkSync(this.files.candidate);
+      if (err instanceof NebulaNotRun) return this.defer(yaml, err.message);
+      throw err;
+    }
+    this.deferrals = 0;
     if (problem !== null) {
       unlinkSync(this.files.candidate);
       return this.refuse(yaml, `nebula -test refused it: ${problem}`);

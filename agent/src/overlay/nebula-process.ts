@@ -23,14 +23,20 @@ export function startNebula(command: NebulaCommand, configPath: string, onLine: 
   });
 }
 
-/** `nebula -test -config <path>`: null when nebula accepts the config, else its complaint (bounded in time). */
+/** nebula itself could not be run (not installed, not executable): a fact about the host, not about a config. */
+export class NebulaNotRun extends Error {}
+
+/**
+ * `nebula -test -config <path>`: null when nebula accepts the config, else its complaint (bounded in time).
+ * Throws NebulaNotRun when the binary cannot be started at all.
+ */
 export async function testConfig(command: NebulaCommand, configPath: string): Promise<string | null> {
   let result;
   try {
     // Only the binary: parsing a config needs no namespace.
     result = await runBounded(command.binary, ["-test", "-config", configPath], { timeoutMs: TEST_TIMEOUT_MS });
   } catch (err) {
-    return `could not run ${command.binary}: ${(err as Error).message}`;
+    throw new NebulaNotRun(`${command.binary} could not be run (${(err as Error).message})`);
   }
   if (result.code === 0) return null;
   if (result.timedOut) return `nebula -test did not finish within ${TEST_TIMEOUT_MS / 1000} s`;
