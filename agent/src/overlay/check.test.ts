@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { overlayCheck, overlayOutcome } from "./check";
 import type { OverlayStatus } from "./manager";
 
-const healthy: OverlayStatus = { configured: true, running: true, cached: false, rejected: null, unproven: false, tunnels: 2, exit: null };
+const healthy: OverlayStatus = { configured: true, running: true, cached: false, rejected: null, deferred: null, unproven: false, tunnels: 2, exit: null };
 const outcome = (s: Partial<OverlayStatus>, enabled = true) => overlayOutcome(enabled, { ...healthy, ...s }, "/state/overlay/config.yml");
 
 describe("overlay check", () => {
@@ -20,9 +20,15 @@ describe("overlay check", () => {
     expect(hostless.fix).toMatch(/gives it an overlay host/);
   });
 
-  it("warns when not running, rolled back or refused, cached, unproven, or without tunnels", () => {
+  it("warns when not running, rolled back or refused, waiting for nebula, cached, unproven, or without tunnels", () => {
     expect(outcome({ running: false, exit: "nebula exited (code 1); restarting in 2 s" })).toMatchObject({ state: "warn", detail: "nebula exited (code 1); restarting in 2 s" });
     expect(outcome({ rejected: "rolled back" })).toMatchObject({ state: "warn", detail: "rolled back" });
+    // Running the old config or none, a config waiting for nebula to be installed says how to install it.
+    for (const running of [true, false]) {
+      const waiting = outcome({ running, deferred: "nebula could not be run (spawn nebula ENOENT); the platform's config is tried again in 2 s" });
+      expect(waiting).toMatchObject({ state: "warn", detail: expect.stringMatching(/^nebula could not be run/) });
+      expect(waiting.fix).toMatch(/^install nebula, or set overlay\.nebula/);
+    }
     expect(outcome({ cached: true }).state).toBe("warn");
     expect(outcome({ unproven: true }).state).toBe("warn");
     expect(outcome({ tunnels: 0 })).toMatchObject({ state: "warn", detail: "nebula runs but holds no tunnel" });

@@ -22,6 +22,9 @@ export function overlayOutcome(enabled: boolean, s: OverlayStatus, configPath: s
       fix: "Nothing to do unless this Thing should join the overlay: then an owner or admin gives it an overlay host, and the agent applies its config at the next platform sync.",
     };
   }
+  if (s.deferred !== null) {
+    return { state: "warn", detail: s.deferred, fix: "install nebula, or set overlay.nebula in the agent's config to its path; the agent tries the config again by itself" };
+  }
   if (!s.running) {
     return { state: "warn", detail: s.exit ?? s.rejected ?? "nebula is not running", fix: `nebula -test -config ${configPath}; read the agent's log for nebula's own lines` };
   }

@@ -11,7 +11,7 @@ export async function startOverlay(context: AgentContext, platform: PlatformComp
   const { config, paths, logger, health } = context;
   const configPath = overlayFiles(paths.overlayDir).config;
   if (!config.overlay.enabled) {
-    health.register(overlayCheck({ enabled: false, status: () => ({ configured: false, running: false, cached: false, rejected: null, unproven: false, tunnels: 0, exit: null }), configPath }));
+    health.register(overlayCheck({ enabled: false, status: () => ({ configured: false, running: false, cached: false, rejected: null, deferred: null, unproven: false, tunnels: 0, exit: null }), configPath }));
     return { name: "overlay", stop: async () => {} };
   }
   const manager = createOverlayManager({

@@ -123,16 +123,33 @@ describe("overlay manager (stand-in nebula)", () => {
     manager = createOverlayManager({ nebula: { binary }, overlayDir: join(dir, "overlay"), handshakeTimeoutMs: 400, logger: createLogger((l) => lines.push(l), "debug") });
     expect(await manager.apply(config("UP"))).toBe("deferred");
     expect(manager.status()).toMatchObject({ configured: true, running: false });
-    expect(overlayOutcome(true, manager.status(), "c")).toMatchObject({
+    expect(overlayOutcome(true, manager.status(), "c")).toEqual({
       state: "warn",
-      detail: expect.stringMatching(/could not be run \(spawn .*ENOENT\): install nebula or set overlay\.nebula to its path; the platform's config is tried again in 1 s$/),
+      detail: expect.stringMatching(/could not be run \(spawn .*ENOENT\); the platform's config is tried again in 1 s$/),
+      fix: "install nebula, or set overlay.nebula in the agent's config to its path; the agent tries the config again by itself",
     });
-    expect(manager.status().rejected).not.toMatch(/refused/);
+    expect(manager.status().rejected).toBeNull();
     writeFileSync(binary, FAKE_NEBULA);
     chmodSync(binary, 0o755);
     await until(() => manager.status().tunnels === 1, 3_000);
-    expect(manager.status()).toMatchObject({ running: true, rejected: null });
+    expect(manager.status()).toMatchObject({ running: true, rejected: null, deferred: null });
     expect(readFileSync(files().config, "utf8")).toBe(config("UP"));
+  });
+
+  it("drops a config waiting for nebula once the platform serves the running one again", async () => {
+    await manager.apply(config("UP"));
+    await until(() => manager.status().tunnels === 1);
+    const binary = join(dir, "nebula");
+    rmSync(binary);
+    expect(await manager.apply(config("UP", "any"))).toBe("deferred");
+    expect(manager.status().deferred).toMatch(/could not be run/);
+    expect(await manager.apply(config("UP"))).toBe("unchanged");
+    expect(manager.status().deferred).toBeNull();
+    writeFileSync(binary, FAKE_NEBULA);
+    chmodSync(binary, 0o755);
+    await new Promise((r) => setTimeout(r, 1_500)); // past the first retry's delay
+    expect(readFileSync(files().config, "utf8")).toBe(config("UP"));
+    expect(overlayOutcome(true, manager.status(), "c").state).toBe("ok");
   });
 
   it("runs the cached config.yml at start, marked cached until the platform serves it", async () => {

@@ -32,6 +32,8 @@ export interface OverlayStatus {
   cached: boolean;
   /** Why the platform's latest config is not the one running (refused or rolled back); null when it is. */
   rejected: string | null;
+  /** Why the platform's latest config waits untested (nebula could not be run), and when it is tried again. */
+  deferred: string | null;
   /** The running config never brought a lighthouse handshake and there was nothing to return to. */
   unproven: boolean;
   tunnels: number;
@@ -72,8 +74,9 @@ class Manager implements OverlayManager {
   private cached = false;
   private rejectedText: string | null = null;
   private rejected: string | null = null;
-  /** The config waiting for a nebula that could be run to test it, and the tries so far. */
+  /** The config waiting for a nebula that could be run to test it, why, and the tries so far. */
   private deferredText: string | null = null;
+  private deferred: string | null = null;
   private deferrals = 0;
   private deferTimer: NodeJS.Timeout | undefined;
   private pending: Pending | null = null;
@@ -111,6 +114,8 @@ class Manager implements OverlayManager {
   apply(yaml: string): Promise<ApplyResult> {
     return this.serial(async () => {
       if (this.stopped) return "unchanged";
+      // A config that waited for nebula is not applied once the platform serves another.
+      if (yaml !== this.deferredText) this.dropDeferred();
       if (yaml === this.running) {
         this.cached = false;
         return "unchanged";
@@ -128,6 +133,7 @@ class Manager implements OverlayManager {
       running: this.proc?.running() ?? false,
       cached: this.cached,
       rejected: this.rejected,
+      deferred: this.deferred,
       unproven: this.pending?.unproven ?? false,
       tunnels: this.tunnels.count,
       exit: this.exit,
@@ -161,7 +167,7 @@ class Manager implements OverlayManager {
     this.deferredText = yaml;
     this.deferrals += 1;
     const delay = restartDelay(this.deferrals);
-    this.rejected = `${reason}: install nebula or set overlay.nebula to its path; the platform's config is tried again in ${delay / 1000} s`;
+    this.deferred = `${reason}; the platform's config is tried again in ${delay / 1000} s`;
     this.options.logger.warn("overlay: nebula could not be run, the new config waits", { reason });
     clearTimeout(this.deferTimer);
     this.deferTimer = setTimeout(() => void this.serial(() => this.retryDeferred()), delay);
@@ -173,11 +179,17 @@ class Manager implements OverlayManager {
     if (!this.stopped && yaml !== null) await this.switchTo(yaml);
   }
 
+  /** Forgets the waiting config: tried now, or no longer the platform's latest. */
+  private dropDeferred(): void {
+    clearTimeout(this.deferTimer);
+    this.deferredText = null;
+    this.deferred = null;
+  }
+
   /** Makes `yaml` the running config: checked, written, then reload or restart, then on trial. */
   private async switchTo(yaml: string): Promise<ApplyResult> {
-    clearTimeout(this.deferTimer);
     if (yaml !== this.deferredText) this.deferrals = 0;
-    this.deferredText = null;
+    this.dropDeferred();
     try {
       parseConfig(yaml);
     } catch (err) {
