@@ -10,6 +10,7 @@ import { alive, until } from "../lib/test-support";
 import { overlayOutcome } from "./check";
 import { overlayFiles } from "./config-files";
 import { createOverlayManager, type OverlayManager } from "./manager";
+import type { NebulaCommand } from "./nebula-process";
 
 // Records its pid and a grandchild's in the config's folder; reports a lighthouse handshake when the config
 // says UP (at start and on SIGHUP); exits 3 at once when it says CRASH; `-test` refuses REFUSE.
@@ -37,8 +38,8 @@ describe("overlay manager (stand-in nebula)", () => {
   const lines: string[] = [];
   const pids = () => readFileSync(join(dir, "overlay", "pids"), "utf8").trim().split("\n").map(Number);
   const files = () => overlayFiles(join(dir, "overlay"));
-  const make = (handshakeTimeoutMs = 400) =>
-    createOverlayManager({ nebula: { binary: join(dir, "nebula") }, overlayDir: join(dir, "overlay"), handshakeTimeoutMs, logger: createLogger((l) => lines.push(l), "debug") });
+  const make = (handshakeTimeoutMs = 400, nebula: NebulaCommand = { binary: join(dir, "nebula") }) =>
+    createOverlayManager({ nebula, overlayDir: join(dir, "overlay"), handshakeTimeoutMs, logger: createLogger((l) => lines.push(l), "debug") });
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), "overlay-manager-"));
@@ -111,7 +112,7 @@ describe("overlay manager (stand-in nebula)", () => {
 
   it("tries a nebula that cannot start again after a back-off, and reports why meanwhile", async () => {
     await manager.stop();
-    manager = createOverlayManager({ nebula: { binary: join(dir, "nebula"), launcher: [join(dir, "missing")] }, overlayDir: join(dir, "overlay"), handshakeTimeoutMs: 400, logger: createLogger((l) => lines.push(l), "debug") });
+    manager = make(400, { binary: join(dir, "nebula"), launcher: [join(dir, "missing")] });
     expect(await manager.apply(config("UP"))).toBe("restarted");
     expect(manager.status()).toMatchObject({ running: false, exit: expect.stringMatching(/^nebula could not start \(.*ENOENT.*\); restarting in 1 s$/) });
     await until(() => manager.status().exit?.endsWith("restarting in 2 s") ?? false, 3_000);
@@ -120,7 +121,7 @@ describe("overlay manager (stand-in nebula)", () => {
   it("keeps a config nebula could not be run to test, tries it again by itself, and runs it once nebula is there", async () => {
     await manager.stop();
     const binary = join(dir, "nebula-installed-later");
-    manager = createOverlayManager({ nebula: { binary }, overlayDir: join(dir, "overlay"), handshakeTimeoutMs: 400, logger: createLogger((l) => lines.push(l), "debug") });
+    manager = make(400, { binary });
     expect(await manager.apply(config("UP"))).toBe("deferred");
     expect(manager.status()).toMatchObject({ configured: true, running: false });
     expect(overlayOutcome(true, manager.status(), "c")).toEqual({
