@@ -1,5 +1,6 @@
 // overlay_hosts issuance (spec 2.1 overlay rows; docs/overlay.md "Hosts and configs"), judged by the pinned
 // bin/nebula-cert (chain, fields) and bin/nebula -test (the config runs as is).
+import yaml from "js-yaml";
 import { ClientResponseError } from "pocketbase";
 import { describe, expect, it } from "vitest";
 import { NEBULA, NEBULA_CERT, useNebulaWorkspace } from "./harness/nebula";
@@ -69,6 +70,25 @@ describe("overlay hosts", () => {
     expect(host.config_yaml).toContain("198.51.100.7:4242");
     const tested = run(NEBULA, ["-test", "-config", file("config2.yml", host.config_yaml)]);
     expect(tested.code, tested.out).toBe(0);
+  });
+
+  it("a config lists the network's active lighthouses with an endpoint, in address order, never itself", async () => {
+    const su = w.su;
+    const base = { organization: w.a.organization.id, network: w.a.overlay_networks.id };
+    const lighthouse = (name: string, ip: string, fields: Record<string, unknown>) =>
+      su.collection("overlay_hosts").create({ ...base, name, overlay_ip: ip, is_lighthouse: true, active: true, ...fields });
+    await lighthouse("lh-late", "10.42.0.22", { public_endpoint: "198.51.100.22:4242" });
+    await lighthouse("lh-early", "10.42.0.21", { public_endpoint: "198.51.100.21:4242" });
+    await lighthouse("lh-off", "10.42.0.23", { public_endpoint: "198.51.100.23:4242", active: false });
+    await lighthouse("lh-hidden", "10.42.0.24", { public_endpoint: "" });
+    const host = await su.collection("overlay_hosts").create({ ...base, name: "edge-4", overlay_ip: "10.42.0.25", active: true });
+    const config = yaml.load(host.config_yaml) as { lighthouse: { hosts: string[] }; static_host_map: Record<string, string[]> };
+    // The lighthouse of the test above (10.42.0.1), then these two by address; the inactive and the hidden never.
+    expect(config.lighthouse.hosts).toEqual(["10.42.0.1", "10.42.0.21", "10.42.0.22"]);
+    expect(config.static_host_map["10.42.0.21"]).toEqual(["198.51.100.21:4242"]);
+    const ownConfig = (await su.collection("overlay_hosts").update((await su.collection("overlay_hosts").getFirstListItem('name = "lh-late"')).id, { groups: [] })).config_yaml;
+    expect(ownConfig).toContain("am_lighthouse: true");
+    expect(ownConfig).not.toContain("198.51.100.22:4242");
   });
 
   it("re-signs when a certificate field changes, only regenerates the config otherwise", async () => {

@@ -5,7 +5,7 @@ import { randomText } from "../lib/random";
 import { badRequest } from "../lib/errors";
 import { activeTransition, type WriteAction, type WriteEffects } from "../lib/effects";
 import type { CollectionNames } from "../schema/names";
-import { CODE_ALPHABET, generateThingCode, isCodeUnder, thingEmail } from "./codes";
+import { CODE_ALPHABET, codeTakenSql, generateThingCode, isCodeUnder, thingEmail } from "./codes";
 
 const CODE_ATTEMPTS = 5;
 
@@ -17,12 +17,12 @@ export function prepareThing(app: CoreApp, n: CollectionNames, thing: core.Recor
   }
 }
 
-/** Whether another Thing of the organization holds `code` in any letter case. */
+/** Whether another Thing of the organization holds `code` (never empty) in any letter case. */
 export function codeTaken(app: CoreApp, n: CollectionNames, organization: string, code: string, exceptId = ""): boolean {
   const result = new DynamicModel({ taken: 0 }) as { taken: number };
   app
     .db()
-    .newQuery(`SELECT COUNT(*) AS taken FROM {{${n.things}}} WHERE organization = {:org} AND code = {:code} COLLATE NOCASE AND id != {:id}`)
+    .newQuery(codeTakenSql(n.things))
     .bind({ org: organization, code, id: exceptId })
     .one(result);
   return result.taken > 0;

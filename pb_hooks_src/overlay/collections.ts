@@ -69,7 +69,13 @@ export function overlayCollections(): CollectionSpec[] {
       { type: "text", name: "config_yaml", max: LARGE_TEXT },
       ...TIMESTAMPS,
     ],
-    indexes: ["CREATE UNIQUE INDEX idx_{table}_network_ip ON {table} (network, overlay_ip)", ...organizationOrderIndexes("name")],
+    indexes: [
+      "CREATE UNIQUE INDEX idx_{table}_network_ip ON {table} (network, overlay_ip)",
+      // A host's config lists its network's lighthouses (overlay/hosts.ts lighthousesSql), in address order;
+      // partial, so it holds only the few lighthouses and costs the other hosts' writes nothing.
+      "CREATE INDEX idx_{table}_lighthouses ON {table} (network, overlay_ip) WHERE is_lighthouse = 1",
+      ...organizationOrderIndexes("name"),
+    ],
     rules: managersOnly,
   };
 

@@ -3,7 +3,7 @@
 // the one POST /api/org/things signed before its transaction, lib/presigned.ts), and config_yaml.
 // Runs in the write's transaction (overlay/effects.ts), before the row is written.
 import { sha256 } from "@noble/hashes/sha2.js";
-import { findAll, findFirst, findRecord } from "../lib/collections";
+import { findFirst, findRecord } from "../lib/collections";
 import { newRecordId, presigned } from "../lib/presigned";
 import { sidecarCall } from "../lib/sidecar";
 import type { CollectionNames } from "../schema/names";
@@ -23,7 +23,7 @@ import {
   pemEncode,
   x25519PrivateKeyPem,
 } from "./cert";
-import { hostConfigYaml, type Lighthouse } from "./host-config";
+import { hostConfigYaml, lighthousesSql, type Lighthouse } from "./host-config";
 import { HostError, hostDetails, hostGroups, hostNetwork } from "./host-details";
 import { sealOverlaySecret, unsealOverlaySecret } from "./secrets";
 
@@ -159,13 +159,8 @@ function signingBasis(ca: core.Record, subject: HostSubject): string {
 }
 
 function configOf(tx: CoreApp, n: CollectionNames, host: core.Record, ca: core.Record): string {
-  const lighthouses: Lighthouse[] = findAll(
-    tx,
-    n.overlay_hosts,
-    "network = {:network} && is_lighthouse = true && active = true && public_endpoint != '' && id != {:self}",
-    { network: host.getString("network"), self: host.id },
-    "overlay_ip",
-  ).map((r) => ({ overlayIp: r.getString("overlay_ip"), publicEndpoint: r.getString("public_endpoint") }));
+  const lighthouses = arrayOf(new DynamicModel({ overlayIp: "", publicEndpoint: "" })) as Lighthouse[];
+  tx.db().newQuery(lighthousesSql(n.overlay_hosts)).bind({ network: host.getString("network"), self: host.id }).all(lighthouses);
   return hostConfigYaml({
     caPem: trustedCaPem(ca),
     certPem: host.getString("cert"),

@@ -5,7 +5,7 @@ import { overlayCollections } from "../overlay/collections";
 import { tenancyCollections } from "../tenancy/collections";
 import type { CollectionNames } from "./names";
 import type { CollectionSpec } from "./spec";
-import { ORGANIZATION_SCOPE_INDEX } from "./common";
+import { ORGANIZATION_SCOPE_INDEX, referrerIndexes } from "./common";
 
 /** Every platform collection of spec section 2, in creation order. */
 export function platformCollections(n: CollectionNames): CollectionSpec[] {
@@ -15,7 +15,9 @@ export function platformCollections(n: CollectionNames): CollectionSpec[] {
     ...busCollections(n),
     ...overlayCollections(),
     ...observabilityCollections(),
-  ].map(withOrganizationScopeIndex);
+  ]
+    .map(withOrganizationScopeIndex)
+    .map((spec) => ({ ...spec, indexes: [...spec.indexes, ...referrerIndexes(spec)] }));
 }
 
 /** Every org-scoped collection gets the index its membership rules seek. */

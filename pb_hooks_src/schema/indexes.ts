@@ -17,6 +17,12 @@ export function indexName(sql: string): string {
   return match ? match[1] : "";
 }
 
+/** The first column a `CREATE INDEX ... ON table (column, ...)` statement indexes. */
+export function leadingColumn(sql: string): string {
+  const match = /\sON\s+\S+\s*\(\s*[`"[]?(\w+)/i.exec(sql);
+  return match ? match[1] : "";
+}
+
 /** `current` with every statement of `wanted` in place of the one of the same name (added if none). */
 export function withIndexes(current: readonly string[], wanted: readonly string[]): string[] {
   const names = new Set(wanted.map(indexName));
