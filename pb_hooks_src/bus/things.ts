@@ -21,7 +21,7 @@ export function mintBusUser(tx: CoreApp, n: CollectionNames, organization: core.
   if (!role || role.getString("organization") !== organization.id) {
     throw badRequest(roleId ? "bus.role_id does not name a role of the organization" : "the organization has no default bus role");
   }
-  const user = new Record(tx.findCollectionByNameOrId(n.bus_users));
+  const user = new Record(tx.findCachedCollectionByNameOrId(n.bus_users));
   if (id) user.set("id", id);
   user.load({ organization: organization.id, name, role: role.id, active: true });
   return user;

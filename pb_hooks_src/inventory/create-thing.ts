@@ -30,7 +30,7 @@ export function createThing(app: CoreApp, n: CollectionNames, caller: ActiveMemb
   // What needs nothing the transaction reads is done before it, so the write connection is not held for
   // it: the password's hash, and the bus user's and the overlay host's credentials (lib/presigned.ts),
   // which their hooks use if they were signed from exactly the rows as committed.
-  const thing = new Record(app.findCollectionByNameOrId(n.things));
+  const thing = new Record(app.findCachedCollectionByNameOrId(n.things));
   const password = randomPassword();
   thing.load({
     name: request.name,
@@ -139,7 +139,7 @@ function mintOverlayHost(tx: CoreApp, n: CollectionNames, organization: core.Rec
     if (err instanceof HostError) throw badRequest(err.message.startsWith("overlay_ip") ? `overlay.${err.message}` : err.message);
     throw err;
   }
-  const host = new Record(tx.findCollectionByNameOrId(n.overlay_hosts));
+  const host = new Record(tx.findCachedCollectionByNameOrId(n.overlay_hosts));
   // The id the route's presigned certificate is kept under (lib/presigned.ts), if any.
   if (id) host.set("id", id);
   host.load({ organization: organization.id, network: networkId, name: code, overlay_ip: overlayIp, groups: [], active: true });
