@@ -1,7 +1,7 @@
 // Tenant bus accounts: provisioning with an organization, and the signed claim recomputed from the
 // recorded state (limits, signing keys, revocations, exports, imports) whenever that state changes.
 import type { PlatformConfig } from "../config/types";
-import { findAll, findFirst } from "../lib/collections";
+import { findAll, findByField, findFirst } from "../lib/collections";
 import type { CollectionNames } from "../schema/names";
 import { accountClaims, type AccountLimits, type Claims, type ExportClaim, type ImportClaim } from "./claims";
 import { jwtIssuedAt } from "./issued-at";
@@ -10,7 +10,7 @@ import { sealSecret, unsealSecret } from "./secrets";
 import { newNkeys, signJwt } from "./signer";
 
 export function accountOf(app: CoreApp, n: CollectionNames, organizationId: string): core.Record | undefined {
-  return findFirst(app, n.bus_accounts, "organization = {:org}", { org: organizationId });
+  return findByField(app, n.bus_accounts, "organization", organizationId);
 }
 
 /**

@@ -30,6 +30,19 @@ export function findFirst(app: CoreApp, collection: string, filter: string, para
   }
 }
 
+/**
+ * The first record whose `field` equals `value`: a plain equality, so PocketBase parses no filter
+ * expression (the organization's bus account and CA are looked up several times in every creation).
+ */
+export function findByField(app: CoreApp, collection: string, field: string, value: string): core.Record | undefined {
+  if (!value) return undefined;
+  try {
+    return app.findFirstRecordByData(collection, field, value);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The caller's membership in an organization, if any. */
 export function membershipOf(app: CoreApp, n: CollectionNames, userId: string, organizationId: string): core.Record | undefined {
   if (!userId || !organizationId) return undefined;

@@ -3,7 +3,7 @@
 // a later save retries (creation is skipped while a CA exists). docs/overlay.md.
 import { sha256 } from "@noble/hashes/sha2.js";
 import type { PlatformConfig } from "../config/types";
-import { findFirst } from "../lib/collections";
+import { findByField } from "../lib/collections";
 import { sidecarCall } from "../lib/sidecar";
 import type { CollectionNames } from "../schema/names";
 import type { Ed25519KeypairResponse, Ed25519SignResponse } from "../../sidecar/protocol";
@@ -14,7 +14,7 @@ import { sealOverlaySecret } from "./secrets";
 const sha256hex = (data: Uint8Array): string => bytesToHex(sha256(data));
 
 export function caOf(app: CoreApp, n: CollectionNames, organizationId: string): core.Record | undefined {
-  return findFirst(app, n.overlay_ca, "organization = {:org}", { org: organizationId });
+  return findByField(app, n.overlay_ca, "organization", organizationId);
 }
 
 export interface MintedCa {

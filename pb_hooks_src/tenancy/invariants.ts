@@ -10,7 +10,7 @@ export function refuseCrossTenantRelations(app: CoreApp, n: CollectionNames, rec
     if (field.type() !== "relation" || field.getName() === "organization") continue;
     const ids = record.getStringSlice(field.getName());
     if (ids.length === 0) continue;
-    const target = app.findCollectionByNameOrId((field as core.RelationField).collectionId);
+    const target = app.findCachedCollectionByNameOrId((field as core.RelationField).collectionId);
     if (target.name === n.organizations) {
       refuseForeignOrganization(app, n, record, field.getName(), ids);
       continue;
