@@ -5,7 +5,8 @@ import { platformCollections } from "./collections";
 import { fieldJSON, isRelation } from "./fields";
 import type { CollectionNames } from "./names";
 import type { CollectionSpec } from "./spec";
-import { indexesOf, setIndexes, withIndexes } from "./indexes";
+import { withIndexes } from "./index-statements";
+import { indexesOf, setIndexes } from "./indexes";
 import { hasField } from "../lib/collections";
 import { dropRowCounts, keepRowCounts } from "./row-counts";
 

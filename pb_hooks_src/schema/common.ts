@@ -1,6 +1,6 @@
 import type { Role } from "../lib/roles";
 import { ALL_ROLES, CLOSED, all, anyOf, isOperator, memberListing, memberOf, unchanged } from "./rules";
-import { leadingColumn } from "./indexes";
+import { leadingColumn } from "./index-statements";
 import type { CollectionSpec, FieldSpec, RuleSet } from "./spec";
 
 /** The owning organization of an org-scoped record: required, and deleted with the organization. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { indexName, leadingColumn, withIndexes } from "./indexes";
+import { indexName, leadingColumn, withIndexes } from "./index-statements";
 
 describe("index statements", () => {
   it("names the index of a statement, quoted or not", () => {
