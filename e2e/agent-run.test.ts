@@ -46,7 +46,7 @@ interface Device {
 }
 
 /** Creates a Thing with a bus identity, enrolls it (password on stdin) and runs the agent for it. */
-async function enrolledAgent(): Promise<Device> {
+async function enrolledAgent(env: Record<string, string> = {}): Promise<Device> {
   const made = await postThing(fleet.owner, { name: unique("device"), bus: { mode: "auto" } });
   const stateDir = join(scratch, made.code);
   await enrollAgent(bus.platform.url, made, stateDir);
@@ -55,6 +55,7 @@ async function enrolledAgent(): Promise<Device> {
     AGENT_BUS_SERVERS: bus.busUrl,
     AGENT_BUS_HEARTBEAT_INTERVAL: "1s",
     AGENT_OVERLAY_ENABLED: "false",
+    ...env,
   });
   running.push(agent);
   const thing = await fleet.su.collection("things").getOne(made.id);
@@ -115,6 +116,24 @@ describe("agent run, enrolled from a Thing created through POST /api/org/things"
     const up = await becomes(device, "bus", "ok");
     expect(up.status).toBe(200);
     expect(alive(device)).toBe(true);
+  });
+
+  it("/ready answers 503 as soon as the bus connection ends, not at the next probe", async () => {
+    // Past the first interval (whose probes come every 500 ms while a check is not ok) probes are 20 s
+    // apart: the hub is stopped right after one lands, so only a probe the disconnect starts shows it in 5 s.
+    const device = await enrolledAgent({ AGENT_OBSERVABILITY_INTERVAL: "20s" });
+    const settled = new Date(Date.now() + 20_000);
+    await readyWhen(device.url, () => true, { path: "/ready", after: settled, withinMs: 40_000 });
+    // The agent sees the close before stopNats() returns: a snapshot from then on counts.
+    const stopping = new Date();
+    await bus.stopNats();
+    try {
+      const down = await readyWhen(device.url, (body) => checkOf(body, "bus").state === "fail", { path: "/ready", after: stopping, withinMs: 5_000 });
+      expect(down.status).toBe(503);
+    } finally {
+      await bus.startNats();
+    }
+    expect((await becomes(device, "bus", "ok")).status).toBe(200);
   });
 
   it("a hub that stops answering without closing (frozen): bus fails within a minute, 503; thawed: back, same process", async () => {

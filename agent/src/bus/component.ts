@@ -86,8 +86,10 @@ export function startBus(context: AgentContext, platform: PlatformComponent): Bu
       },
       logger,
     });
-    // /ready turns 200 when the bus is up: right away, not at the next probe (observability.interval).
+    // /ready follows the bus both ways at once, not at the next probe (observability.interval): 200 when it
+    // is up, 503 as soon as the connection ends.
     connection.onConnected(() => health.refresh());
+    connection.onDisconnected(() => health.refresh());
     running = { connection, probe, stopPublishing: publishing.stop };
     for (const listener of connectedListeners) connection.onConnected(listener);
     logger.info("bus: connecting", { servers: servers.join(" "), subjects: `${config.bus.subject_prefix}.${code}.>` });

@@ -34,6 +34,8 @@ export interface BusConnection {
   state(): BusState;
   /** Runs on every new connection (subscriptions live and die with their connection). */
   onConnected(listener: (nc: NatsConnection) => void): void;
+  /** Runs when an open connection ends, with that connection, once state() says why. */
+  onDisconnected(listener: (ended: NatsConnection) => void): void;
   /** Stops the loop and closes the connection. */
   stop(): Promise<void>;
 }
@@ -50,6 +52,7 @@ export function startBusConnection(options: BusConnectionOptions): BusConnection
   const dialTimeoutMs = options.dialTimeoutMs ?? DEFAULT_DIAL_TIMEOUT_MS;
   const backoff = createBackoff(options.backoff ?? DEFAULT_BACKOFF);
   const listeners: Array<(nc: NatsConnection) => void> = [];
+  const downListeners: Array<(ended: NatsConnection) => void> = [];
   let creds: string | undefined;
   let nc: NatsConnection | undefined;
   let stopped = false;
@@ -130,6 +133,7 @@ export function startBusConnection(options: BusConnectionOptions): BusConnection
       // A connection the hub drops at once (a limit, a revocation) keeps the back-off growing.
       if (Date.now() - connectedAt >= STABLE_MS) backoff.reset();
       failed(ended, "connection");
+      for (const listener of downListeners) notify(listener, opened);
       await pause(backoff.next());
     }
     retire(nc);
@@ -171,6 +175,9 @@ export function startBusConnection(options: BusConnectionOptions): BusConnection
     onConnected(listener) {
       listeners.push(listener);
       if (nc) notify(listener, nc);
+    },
+    onDisconnected(listener) {
+      downListeners.push(listener);
     },
     async stop() {
       stopped = true;
