@@ -65,6 +65,14 @@ describe("overlay manager (stand-in nebula)", () => {
     expect(pids()).toHaveLength(1);
   });
 
+  it("keeps a config that names no lighthouse at once, and says that no handshake was awaited", async () => {
+    const lonely = "firewall:\n  inbound: [{proto: icmp}]\nfake:\n  state: UP\n";
+    expect(await manager.apply(lonely)).toBe("restarted");
+    await until(() => readIfPresent(files().lastGood) === lonely);
+    expect(lines.some((l) => l.includes("config kept: it names no lighthouse to wait for"))).toBe(true);
+    expect(lines.some((l) => l.includes("confirmed by a lighthouse handshake"))).toBe(false);
+  });
+
   it("rolls back to the last good config when the new one brings no handshake in time, and does not retry it", async () => {
     await manager.apply(config("UP"));
     await until(() => readIfPresent(files().lastGood) !== undefined);

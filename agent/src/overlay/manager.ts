@@ -260,7 +260,8 @@ class Manager implements OverlayManager {
       this.pending = null;
       clearTimeout(this.trialTimer);
       this.keepAsLastGood(trial.text);
-      this.options.logger.info("overlay: config confirmed by a lighthouse handshake");
+      // A lighthouse, or a host of a network without one, has no handshake to wait for.
+      this.options.logger.info(trial.hasLighthouses ? "overlay: config confirmed by a lighthouse handshake" : "overlay: config kept: it names no lighthouse to wait for");
     } else if (verdict === "unproven" && !trial.unproven) {
       trial.unproven = true;
       this.options.logger.warn("overlay: no lighthouse handshake within the handshake timeout, and no earlier config to return to: keeping this one");
