@@ -73,9 +73,9 @@ async function answered(base: string, input: RequestInfo | URL, init: RequestIni
   }
 }
 
-/** Runs the launcher with `args` against `dataDir` (PB_* variables may override the other places). */
-export function launch(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<RunResult> {
-  return run(LAUNCHER, args, { env, cwd });
+/** Runs the launcher with `args` (PB_* variables in `env` place its data), `input` on its stdin. */
+export function launch(args: string[], env: NodeJS.ProcessEnv, cwd: string, input?: string): Promise<RunResult> {
+  return run(LAUNCHER, args, { env, cwd, input });
 }
 
 export async function startPlatform(options: PlatformOptions = {}): Promise<Platform> {

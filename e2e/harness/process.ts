@@ -16,9 +16,14 @@ export interface RunResult {
 }
 
 /** Runs a command to completion (bounded by `timeoutMs`) and collects its output. */
-export function run(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {}): Promise<RunResult> {
+export function run(
+  command: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number; input?: string } = {},
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env: options.env ?? process.env, cwd: options.cwd ?? REPO_ROOT });
+    if (options.input !== undefined) child.stdin.end(options.input);
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));

@@ -4,8 +4,9 @@
 import { platformCollections } from "./collections";
 import { fieldJSON, isRelation } from "./fields";
 import type { CollectionNames } from "./names";
-import type { CollectionSpec } from "./spec";
-import { withIndexes } from "./index-statements";
+import type { CollectionSpec, Rule, RuleSet } from "./spec";
+import { indexName, withIndexes } from "./index-statements";
+import { CLOSED } from "./rules";
 import { indexesOf, setIndexes } from "./indexes";
 import { hasField } from "../lib/collections";
 import { dropRowCounts, keepRowCounts } from "./row-counts";
@@ -55,7 +56,19 @@ export function upgradePlatformSchema(app: CoreApp, n: CollectionNames): void {
 
 export function removePlatformSchema(app: CoreApp, n: CollectionNames): void {
   const specs = platformCollections(n);
-  // Relations first, so that deleting collections never trips over a reference.
+  dropRowCounts(app, n);
+  // Rules and indexes next: PocketBase checks every rule and index on each save, and they name the
+  // fields and collections removed below. A stock collection gets its own rules back.
+  for (const spec of specs) {
+    const collection = app.findCollectionByNameOrId(n[spec.key]);
+    const stock = spec.extendsStock;
+    setRules(collection, stock ? stock.rules : CLOSED_RULES, stock ?? (spec.auth && { authRule: CLOSED, manageRule: CLOSED }));
+    if (stock) collection.authToken.duration = stock.tokenSeconds;
+    const platformIndexes = new Set(statementsOf(spec, n[spec.key]).map(indexName));
+    setIndexes(collection, indexesOf(collection).filter((sql) => !platformIndexes.has(indexName(sql))));
+    app.save(collection);
+  }
+  // Relations next, so that deleting collections never trips over a reference.
   for (const spec of specs) {
     const collection = app.findCollectionByNameOrId(n[spec.key]);
     for (const field of spec.fields.filter(isRelation)) collection.fields.removeByName(field.name);
@@ -70,7 +83,6 @@ export function removePlatformSchema(app: CoreApp, n: CollectionNames): void {
       app.delete(collection);
     }
   }
-  dropRowCounts(app);
 }
 
 function findOrCreate(app: CoreApp, spec: CollectionSpec, name: string): core.Collection {
@@ -84,18 +96,9 @@ function addFields(collection: core.Collection, fields: CollectionSpec["fields"]
 }
 
 function setRulesAndIndexes(collection: core.Collection, spec: CollectionSpec, name: string): void {
-  // goja maps a JS null onto Go's nil *string: the operation is closed to every API caller.
-  const rule = (r: string | null) => r as string;
-  collection.listRule = rule(spec.rules.list);
-  collection.viewRule = rule(spec.rules.view);
-  collection.createRule = rule(spec.rules.create);
-  collection.updateRule = rule(spec.rules.update);
-  collection.deleteRule = rule(spec.rules.delete);
-  const wanted = spec.indexes.map((sql) => sql.split("{table}").join(name));
-  setIndexes(collection, withIndexes(indexesOf(collection), wanted));
+  setRules(collection, spec.rules, spec.auth);
+  setIndexes(collection, withIndexes(indexesOf(collection), statementsOf(spec, name)));
   if (spec.auth) {
-    collection.authRule = rule(spec.auth.authRule);
-    collection.manageRule = rule(spec.auth.manageRule);
     collection.authToken.duration = spec.auth.tokenSeconds;
     if (spec.auth.passwordCost) (collection.fields.getByName("password") as core.PasswordField).cost = spec.auth.passwordCost;
   }
@@ -104,4 +107,25 @@ function setRulesAndIndexes(collection: core.Collection, spec: CollectionSpec, n
     const field = collection.fields[i];
     if (field.type() === "file") (field as core.FileField).protected = true;
   }
+}
+
+const CLOSED_RULES: RuleSet = { list: CLOSED, view: CLOSED, create: CLOSED, update: CLOSED, delete: CLOSED };
+
+function setRules(collection: core.Collection, rules: RuleSet, auth?: { authRule: Rule; manageRule: Rule }): void {
+  // goja maps a JS null onto Go's nil *string: the operation is closed to every API caller.
+  const rule = (r: Rule) => r as string;
+  collection.listRule = rule(rules.list);
+  collection.viewRule = rule(rules.view);
+  collection.createRule = rule(rules.create);
+  collection.updateRule = rule(rules.update);
+  collection.deleteRule = rule(rules.delete);
+  if (auth) {
+    collection.authRule = rule(auth.authRule);
+    collection.manageRule = rule(auth.manageRule);
+  }
+}
+
+/** The spec's index statements for the collection as it is named in this installation. */
+function statementsOf(spec: CollectionSpec, name: string): string[] {
+  return spec.indexes.map((sql) => sql.split("{table}").join(name));
 }

@@ -23,6 +23,16 @@ const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS ${ROW_COUNTS_TABLE} (
   PRIMARY KEY (collection, organization)
 ) WITHOUT ROWID`;
 
+const TRIGGERS = ["insert", "delete", "move"] as const;
+
+function triggerName(collectionId: string, suffix: (typeof TRIGGERS)[number]): string {
+  return `_org_rows_${collectionId}_${suffix}`;
+}
+
+function dropTriggerStatements(collectionId: string): string[] {
+  return TRIGGERS.map((suffix) => `DROP TRIGGER IF EXISTS ${triggerName(collectionId, suffix)}`);
+}
+
 /**
  * The statements that (re)create the triggers of `table` and recount it. Counts are keyed by collection
  * id, which a rename of the collection keeps (SQLite carries the triggers over to the renamed table).
@@ -36,10 +46,10 @@ export function rowCountStatements(table: string, collectionId: string): string[
      ON CONFLICT (collection, organization) DO UPDATE SET total = total + 1;`;
   const remove = (organization: string) =>
     `UPDATE ${ROW_COUNTS_TABLE} SET total = total - 1 WHERE collection = ${key} AND organization = ${organization};`;
-  const trigger = (suffix: string) => `_org_rows_${collectionId}_${suffix}`;
+  const trigger = (suffix: (typeof TRIGGERS)[number]) => triggerName(collectionId, suffix);
   const t = `"${table}"`;
   return [
-    ...["insert", "delete", "move"].map((suffix) => `DROP TRIGGER IF EXISTS ${trigger(suffix)}`),
+    ...dropTriggerStatements(collectionId),
     `CREATE TRIGGER ${trigger("insert")} AFTER INSERT ON ${t} BEGIN ${add("NEW.organization")} END`,
     `CREATE TRIGGER ${trigger("delete")} AFTER DELETE ON ${t} BEGIN ${remove("OLD.organization")} END`,
     `CREATE TRIGGER ${trigger("move")} AFTER UPDATE OF organization ON ${t}
@@ -63,7 +73,12 @@ export function keepRowCounts(app: CoreApp, n: CollectionNames): void {
   }
 }
 
-/** For a rollback of the whole schema: the counted tables (and so their triggers) are gone by then. */
-export function dropRowCounts(app: CoreApp): void {
-  app.db().newQuery(`DROP TABLE IF EXISTS ${ROW_COUNTS_TABLE}`).execute();
+/**
+ * For a rollback of the whole schema, before any column goes: SQLite refuses to drop a column that a
+ * trigger reads.
+ */
+export function dropRowCounts(app: CoreApp, n: CollectionNames): void {
+  const run = (sql: string) => app.db().newQuery(sql).execute();
+  for (const key of COUNTED_LISTS) dropTriggerStatements(app.findCollectionByNameOrId(n[key]).id).forEach(run);
+  run(`DROP TABLE IF EXISTS ${ROW_COUNTS_TABLE}`);
 }

@@ -33,14 +33,25 @@ export interface RuleSet {
 export interface CollectionSpec {
   key: CollectionKey;
   type: "base" | "auth";
-  /** A stock collection (users) that the platform extends with fields and rules rather than creates. */
-  extendsStock?: boolean;
+  /**
+   * A stock collection (users) that the platform extends with fields and rules rather than creates:
+   * what the pinned PocketBase creates it with, put back when the platform's schema is removed.
+   */
+  extendsStock?: StockSettings;
   fields: FieldSpec[];
   /** `CREATE INDEX` statements; `{table}` stands for the configured collection name. */
   indexes: string[];
   rules: RuleSet;
   /** passwordCost: bcrypt cost of the password field; PocketBase's default (10) when absent. */
   auth?: { authRule: Rule; manageRule: Rule; tokenSeconds: number; passwordCost?: number };
+}
+
+/** A stock collection's own rules and token lifetime, as a fresh database of the pinned binary has them. */
+export interface StockSettings {
+  rules: RuleSet;
+  authRule: Rule;
+  manageRule: Rule;
+  tokenSeconds: number;
 }
 
 /** Created/updated timestamps: PocketBase adds them only through its dashboard, so specs list them. */

@@ -3,10 +3,24 @@ import { ALL_ROLES, CLOSED, CURRENT_ROLE, CURRENT_SCOPE, all, anyOf, isOperator,
 import { INVITABLE, MANAGERS, ROLES } from "../lib/roles";
 import type { CollectionNames } from "../schema/names";
 import { ORGANIZATION } from "../schema/common";
-import { TIMESTAMPS, type CollectionSpec } from "../schema/spec";
+import { TIMESTAMPS, type CollectionSpec, type StockSettings } from "../schema/spec";
 
 /** Organization codes appear in generated e-mail domains and bus subjects. */
 export const ORGANIZATION_CODE_PATTERN = "^[a-z0-9][a-z0-9-]{0,62}$";
+
+/** The stock users collection of PocketBase v0.40.4 (read from a fresh database of the pinned binary). */
+const STOCK_USERS: StockSettings = {
+  rules: {
+    list: "id = @request.auth.id",
+    view: "id = @request.auth.id",
+    create: "",
+    update: "id = @request.auth.id",
+    delete: "id = @request.auth.id",
+  },
+  authRule: "",
+  manageRule: CLOSED,
+  tokenSeconds: 432000,
+};
 
 export function tenancyCollections(n: CollectionNames): CollectionSpec[] {
   const membership = `@collection.${n.memberships}`;
@@ -109,7 +123,7 @@ export function tenancyCollections(n: CollectionNames): CollectionSpec[] {
   const users: CollectionSpec = {
     key: "users",
     type: "auth",
-    extendsStock: true,
+    extendsStock: STOCK_USERS,
     fields: [
       { type: "bool", name: "is_operator" },
       { type: "relation", name: "current_organization", target: "organizations" },
