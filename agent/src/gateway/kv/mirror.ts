@@ -20,6 +20,8 @@ export interface MirrorOptions {
   requestMs: number;
 }
 
+const ISLANDED = "the hub uplink is down (islanded): site readers get the last copy";
+
 /** A mirror hears from its origin about once a second while linked (heartbeats); this much silence is lost contact. */
 const STALE_CONTACT_NS = 10e9;
 
@@ -61,11 +63,11 @@ export function startMirror(options: MirrorOptions): BucketSync {
       return report.down(`the site already has a stream ${stream} that is not a mirror of the hub's bucket: remove it, or declare the bucket a relay`);
     }
     const mirror = info.mirror;
-    if (!options.uplinkUp()) return report.down("the hub uplink is down (islanded): site readers get the last copy");
+    if (!options.uplinkUp()) return report.down(ISLANDED);
     if (mirror?.error) return report.down(`the mirror reports: ${mirror.error.description}`);
     if (!mirror || mirror.active < 0 || mirror.active > STALE_CONTACT_NS) return report.down("no recent contact with the hub bucket");
     report.up();
   }
 
-  return bucketRunner({ bucket, direction: "hub_to_site", logger, retryMs: options.retryMs, run });
+  return bucketRunner({ bucket, direction: "hub_to_site", logger, retryMs: options.retryMs, uplinkUp: options.uplinkUp, islanded: ISLANDED, run });
 }

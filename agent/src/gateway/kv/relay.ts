@@ -26,6 +26,8 @@ export interface RelayOptions {
 
 /** The cursor is written at most this often while keys flow (and always when a session ends). */
 const PERSIST_EVERY_MS = 1_000;
+const ISLANDED = "the hub uplink is down (islanded)";
+
 /** How often an islanded relay looks at the uplink again. */
 const UPLINK_LOOK_MS = 500;
 
@@ -108,7 +110,7 @@ export function startRelay(options: RelayOptions): BucketSync {
         // A watcher that ended under a live connection (the site bucket deleted, say): start over.
         if (watcherEnded) throw new Error("the site bucket watcher ended");
         if (!options.uplinkUp()) {
-          report.down("the hub uplink is down (islanded)");
+          report.down(ISLANDED);
           persist(created, false);
           await session.wait(UPLINK_LOOK_MS);
           continue;
@@ -138,7 +140,7 @@ export function startRelay(options: RelayOptions): BucketSync {
     }
   }
 
-  return bucketRunner({ bucket, direction: "site_to_hub", logger, retryMs: options.retryMs, backlog: () => ({ pending: backlog?.size ?? 0, ageMs: backlog?.ageMs() ?? 0 }), run });
+  return bucketRunner({ bucket, direction: "site_to_hub", logger, retryMs: options.retryMs, uplinkUp: options.uplinkUp, islanded: ISLANDED, backlog: () => ({ pending: backlog?.size ?? 0, ageMs: backlog?.ageMs() ?? 0 }), run });
 }
 
 function entryOf(msg: StoredMsg | null): KvEntry | undefined {

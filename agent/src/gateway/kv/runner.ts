@@ -23,6 +23,10 @@ export interface RunnerOptions {
   direction: Direction;
   logger: Logger;
   retryMs: number;
+  /** Whether the leaf's uplink to the hub is attached. */
+  uplinkUp(): boolean;
+  /** Why the bucket is not syncing while the uplink is down. */
+  islanded: string;
   /** Relays: the backlog's size and age. */
   backlog?: () => { pending: number; ageMs: number };
   /** The bucket's work on `nc`; returns once the session ends. */
@@ -69,7 +73,11 @@ export function bucketRunner(options: RunnerOptions): BucketSync {
 
   return {
     status() {
-      const status: BucketStatus = current ? { bucket, direction, syncing, reason: syncing ? undefined : reason } : { bucket, direction, syncing: false, reason: NOT_CONNECTED };
+      // The work notices a lost uplink only between two requests to the hub, and one in flight waits for
+      // its timeout: the status follows the uplink at once instead.
+      const up = syncing && options.uplinkUp();
+      const why = syncing ? options.islanded : reason;
+      const status: BucketStatus = current ? { bucket, direction, syncing: up, reason: up ? undefined : why } : { bucket, direction, syncing: false, reason: NOT_CONNECTED };
       const backlog = options.backlog?.();
       if (backlog) Object.assign(status, { pending: backlog.pending, backlogAgeMs: backlog.ageMs });
       return status;
