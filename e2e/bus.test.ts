@@ -238,6 +238,7 @@ describe("organization deletion", () => {
     expect(await refused(user.creds_file)).toBe(false);
     await bus.platform.restart();
     expect(await eventually(() => refused(user.creds_file), 15_000)).toBe(true);
+    expect(bus.platform.log()).toMatch(/bus: withdrew the account A[A-Z0-9]{55}: the bus held it without a row/);
     expect(await refused((await busUser(w.b.organization.id)).creds_file)).toBe(false);
   });
 });

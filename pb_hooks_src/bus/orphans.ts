@@ -10,17 +10,49 @@ import { operatorKeys } from "./operator";
 import { publishClaim, systemRequest } from "./publish";
 import { signJwt } from "./signer";
 
+/** What finding and withdrawing orphans reads and writes. */
+export interface OrphanSources {
+  /** The account keys the bus's resolver holds. */
+  listed(): string[];
+  /** The account keys the database records (the system account's included). */
+  known(): Set<string>;
+  /** The claim the bus holds for an account. */
+  claimOf(account: string): string;
+  /** Pushes a signed withdrawal; whether the bus confirmed it. */
+  withdraw(claims: Claims): boolean;
+}
+
 /** How many accounts were withdrawn; throws when the bus does not answer the listing. */
 export function withdrawOrphanAccounts(app: CoreApp, n: CollectionNames): number {
   const operator = operatorKeys(app);
-  const known = new Set([operator.systemAccountPub, ...findAll(app, n.bus_accounts, "").map((a) => a.getString("public_key"))]);
+  return withdrawOrphans({
+    listed: () => listedAccounts(systemRequest(app, "$SYS.REQ.CLAIMS.LIST", "")),
+    known: () => new Set([operator.systemAccountPub, ...findAll(app, n.bus_accounts, "").map((a) => a.getString("public_key"))]),
+    claimOf: (account) => systemRequest(app, `$SYS.REQ.ACCOUNT.${account}.CLAIMS.LOOKUP`, ""),
+    withdraw: (claims) => {
+      const { ok } = publishClaim(app, signJwt(operator.signingSeed, claims));
+      if (ok) console.warn(`bus: withdrew the account ${claims.sub}: the bus held it without a row (its organization was deleted while the bus was down)`);
+      return ok;
+    },
+  });
+}
+
+/**
+ * The database is read after the listing, not before: an account is published only after its row
+ * commits, so every account on the list that the database does not hold then is truly orphaned. Read
+ * before, an organization created in between (its claim already on the list) was taken for an orphan and
+ * its new account withdrawn until the next minute.
+ */
+export function withdrawOrphans(sources: OrphanSources): number {
+  const listed = sources.listed();
+  const known = sources.known();
   let withdrawn = 0;
-  for (const account of listedAccounts(systemRequest(app, "$SYS.REQ.CLAIMS.LIST", ""))) {
+  for (const account of listed) {
     if (known.has(account)) continue;
-    const claim = systemRequest(app, `$SYS.REQ.ACCOUNT.${account}.CLAIMS.LOOKUP`, "");
+    const claim = sources.claimOf(account);
     const payload = jwtPayload(claim);
     if (!payload || !admitsConnections(payload)) continue;
-    if (publishClaim(app, signJwt(operator.signingSeed, withdrawnClaims(account, payload, jwtIssuedAt(claim)))).ok) withdrawn++;
+    if (sources.withdraw(withdrawnClaims(account, payload, jwtIssuedAt(claim)))) withdrawn++;
   }
   return withdrawn;
 }
