@@ -68,7 +68,7 @@ export function removePlatformSchema(app: CoreApp, n: CollectionNames): void {
     setIndexes(collection, indexesOf(collection).filter((sql) => !platformIndexes.has(indexName(sql))));
     app.save(collection);
   }
-  // Relations next, so that deleting collections never trips over a reference.
+  // Then relations, so that deleting collections never trips over a reference.
   for (const spec of specs) {
     const collection = app.findCollectionByNameOrId(n[spec.key]);
     for (const field of spec.fields.filter(isRelation)) collection.fields.removeByName(field.name);
