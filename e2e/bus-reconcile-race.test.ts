@@ -2,12 +2,12 @@
 // while the bus was down), and never the account of an organization created while it runs. Until
 // 2026-11-25 it read the rows before listing the bus's accounts, so an organization that committed and
 // published in between was taken for an orphan: its devices were refused until the next minute.
-import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPlatformWithBus, type PlatformWithBus } from "./harness/bus";
 import { unique } from "./harness/world";
+import { sqlite } from "./harness/sqlite";
 
 let bus: PlatformWithBus;
 beforeAll(async () => {
@@ -33,7 +33,7 @@ describe("the minute's reconciliation", () => {
     const orphanOrg = await su.collection("organizations").create({ name: "Orphan", code: unique("orphan"), active: true });
     const orphan = (await su.collection("bus_accounts").getFirstListItem(`organization = "${orphanOrg.id}"`)).public_key as string;
     expect(connections(orphan)).not.toBe(0);
-    execFileSync("sqlite3", [join(bus.platform.dataDir, "data.db"), ".timeout 10000", `DELETE FROM bus_accounts WHERE public_key = '${orphan}'`]);
+    sqlite(bus.platform.dataDir, `DELETE FROM bus_accounts WHERE public_key = '${orphan}'`);
 
     // Organizations are created from 10 s before the minute's tick until the pass has withdrawn the orphan.
     // The pass follows the publication of every account, and its window grows with their number, so

@@ -1,10 +1,9 @@
 // users.current_role, the caller's active-organization role that the API rules read (docs/decisions.md
 // "Role of the active organization"): every write that can change it takes effect on the very next
 // read, nobody can set it, and concurrent writers leave it equal to what the committed rows say.
-import { execFileSync } from "node:child_process";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PASSWORD, client, createMember, statusOf, useWorld } from "./harness/world";
+import { sqlite } from "./harness/sqlite";
 
 const { platform, world: w } = useWorld();
 
@@ -14,9 +13,7 @@ async function signIn(email: string) {
   return pb;
 }
 
-function sql(statement: string): string {
-  return execFileSync("sqlite3", [join(platform.dataDir, "data.db"), ".timeout 5000", statement], { encoding: "utf8" }).trim();
-}
+const sql = (statement: string) => sqlite(platform.dataDir, statement);
 
 /** The stored value, read from the database (the field is hidden from API responses). */
 const storedRole = (userId: string) => sql(`SELECT current_role FROM users WHERE id = '${userId}'`);

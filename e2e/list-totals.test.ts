@@ -3,20 +3,17 @@
 // PocketBase's COUNT over the organization's rows. The total must be exactly the one PocketBase would give
 // (asked for here with a filter that admits every row, which PocketBase counts itself), for every caller,
 // on every page, after every kind of write.
-import { execFileSync } from "node:child_process";
-import { join } from "node:path";
 import type PocketBase from "pocketbase";
 import { describe, expect, it } from "vitest";
 import { ACTORS, createOrganization, useWorld } from "./harness/world";
+import { sqlite } from "./harness/sqlite";
 
 const { platform, world: w } = useWorld();
 
 const COUNTED = ["things", "locations", "bus_users", "overlay_hosts"] as const;
 const EVERY_ROW = `id != ""`;
 
-function sql(statement: string): string {
-  return execFileSync("sqlite3", [join(platform.dataDir, "data.db"), ".timeout 5000", statement], { encoding: "utf8" }).trim();
-}
+const sql = (statement: string) => sqlite(platform.dataDir, statement);
 
 /** `rows` plain locations of `organization`, written past the API (a restore or a script would). */
 function insertLocations(organization: string, rows: number, prefix: string): void {

@@ -3,7 +3,6 @@
 // concurrent sign-ups; other characters compare byte-exact. Migration 1764000001 refuses a database that
 // already holds case duplicates, naming them, and changes nothing.
 import { createHmac } from "node:crypto";
-import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launch, usePlatform, type Platform } from "./harness/platform";
 import { REPO_ROOT } from "./harness/process";
 import { client, createUser, PASSWORD, unique } from "./harness/world";
+import { sqlite } from "./harness/sqlite";
 
 const KELVIN_SIGN = "\u212A";
 
@@ -32,7 +32,7 @@ async function send(platform: Platform, method: string, path: string, body: unkn
 const signUp = (platform: Platform, email: string) =>
   send(platform, "POST", "/api/collections/users/records", { email, password: PASSWORD, passwordConfirm: PASSWORD });
 
-const sql = (platform: Platform, statement: string) => execFileSync("sqlite3", [join(platform.dataDir, "data.db"), statement], { encoding: "utf8" }).trim();
+const sql = (platform: Platform, statement: string) => sqlite(platform.dataDir, statement);
 
 const usersWith = (platform: Platform, email: string) => Number(sql(platform, `SELECT COUNT(*) FROM users WHERE email = '${email}' COLLATE NOCASE`));
 

@@ -3,7 +3,7 @@
 // concurrency, the embedded-bus series under `serve --bus` only, a failing database collector, promtool
 // accepting real scrapes, and the reference alerts of docs/alerts/platform-rules.yml evaluated by
 // `promtool test rules` on series built from real scrapes.
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,6 +14,7 @@ import { startPlatform, type Platform } from "./harness/platform";
 import { freePorts } from "./harness/ports";
 import { processesWithArgument, REPO_ROOT } from "./harness/process";
 import { buildWorld, type World } from "./harness/world";
+import { sqlite } from "./harness/sqlite";
 
 const TOKEN = "metrics-token-for-the-tests-0123";
 const RULES = join(REPO_ROOT, "docs/alerts/platform-rules.yml");
@@ -245,13 +246,12 @@ describe("GET /metrics with a token and an external bus", () => {
   it("fires the certificate alerts for a host certificate within 30 days and a CA within 90, while staying ready", async () => {
     // The expiry the prober's scan reads, moved (the API issues nothing that short-lived): 10 days ahead
     // for one active host, 60 for one CA.
-    const db = join(platform.dataDir, "data.db");
-    const sqlite = (sql: string) => execFileSync("sqlite3", [db], { input: `PRAGMA busy_timeout = 10000;\n${sql}\n` });
+    const sql = (statements: string) => sqlite(platform.dataDir, statements);
     const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().replace("T", " ");
-    const saved = sqlite("SELECT id || '|' || not_after FROM overlay_ca LIMIT 1; SELECT id || '|' || not_after FROM overlay_hosts WHERE active = 1 LIMIT 1;")
-      .toString().trim().split("\n").filter((line) => line.includes("|")).map((line) => line.split("|")); // the pragma prints a line too
+    const saved = sql("SELECT id || '|' || not_after FROM overlay_ca LIMIT 1; SELECT id || '|' || not_after FROM overlay_hosts WHERE active = 1 LIMIT 1;")
+      .split("\n").map((line) => line.split("|"));
     const [[caId, caNotAfter], [hostId, hostNotAfter]] = saved;
-    sqlite(`UPDATE overlay_ca SET not_after = '${inDays(60)}' WHERE id = '${caId}'; UPDATE overlay_hosts SET not_after = '${inDays(10)}' WHERE id = '${hostId}';`);
+    sql(`UPDATE overlay_ca SET not_after = '${inDays(60)}' WHERE id = '${caId}'; UPDATE overlay_hosts SET not_after = '${inDays(10)}' WHERE id = '${hostId}';`);
     try {
       expect(await until(async () => {
         const text = (await scrape(platform.url, auth)).text;
@@ -266,7 +266,7 @@ describe("GET /metrics with a token and an external bus", () => {
       })]);
       expect(result.code, result.output).toBe(0);
     } finally {
-      sqlite(`UPDATE overlay_ca SET not_after = '${caNotAfter}' WHERE id = '${caId}'; UPDATE overlay_hosts SET not_after = '${hostNotAfter}' WHERE id = '${hostId}';`);
+      sql(`UPDATE overlay_ca SET not_after = '${caNotAfter}' WHERE id = '${caId}'; UPDATE overlay_hosts SET not_after = '${hostNotAfter}' WHERE id = '${hostId}';`);
     }
   });
 
@@ -370,9 +370,8 @@ describe("GET /metrics open, and its collectors failing", () => {
   });
 
   it("drops the database series and counts a collector error while the things table is gone", async () => {
-    const db = join(platform.dataDir, "data.db");
-    const sqlite = (sql: string) => execFileSync("sqlite3", [db], { input: `PRAGMA busy_timeout = 10000;\n${sql}\n` });
-    sqlite("ALTER TABLE things RENAME TO things_moved_away;");
+    const sql = (statements: string) => sqlite(platform.dataDir, statements);
+    sql("ALTER TABLE things RENAME TO things_moved_away;");
     try {
       const text = (await scrape(platform.url)).text;
       expect(value(text, "platform_collector_errors")).toBe(1);
@@ -382,7 +381,7 @@ describe("GET /metrics open, and its collectors failing", () => {
       expect(names(text)).toContain("platform_build_info");
       expect(promtool(["check", "metrics"], text).code).toBe(0);
     } finally {
-      sqlite("ALTER TABLE things_moved_away RENAME TO things;");
+      sql("ALTER TABLE things_moved_away RENAME TO things;");
     }
     const recovered = (await scrape(platform.url)).text;
     expect(value(recovered, "platform_collector_errors")).toBe(0);
@@ -390,11 +389,10 @@ describe("GET /metrics open, and its collectors failing", () => {
   });
 
   it("drops the certificate series, without a collector error, while the certificate scan fails", async () => {
-    const db = join(platform.dataDir, "data.db");
-    const sqlite = (sql: string) => execFileSync("sqlite3", [db], { input: `PRAGMA busy_timeout = 10000;\n${sql}\n` });
+    const sql = (statements: string) => sqlite(platform.dataDir, statements);
     expect(await until(async () => names((await scrape(platform.url)).text).has("platform_certificates"), 30_000)).toBe(true);
     // A column only the certificate scan reads: the record counts of the database collector still work.
-    sqlite("ALTER TABLE overlay_ca DROP COLUMN next_not_after;");
+    sql("ALTER TABLE overlay_ca DROP COLUMN next_not_after;");
     try {
       expect(await until(async () => !names((await scrape(platform.url)).text).has("platform_certificates"), 30_000)).toBe(true);
       const text = (await scrape(platform.url)).text;
@@ -404,7 +402,7 @@ describe("GET /metrics open, and its collectors failing", () => {
       expect(value(text, "platform_collector_errors")).toBe(0);
       expect(names(text)).toContain("platform_records");
     } finally {
-      sqlite("ALTER TABLE overlay_ca ADD COLUMN next_not_after TEXT DEFAULT '' NOT NULL;");
+      sql("ALTER TABLE overlay_ca ADD COLUMN next_not_after TEXT DEFAULT '' NOT NULL;");
     }
     expect(await until(async () => names((await scrape(platform.url)).text).has("platform_certificates"), 30_000)).toBe(true);
   });

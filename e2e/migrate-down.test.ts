@@ -1,13 +1,13 @@
 // `migrate down` through every platform migration, on a database with data: it leaves what the stock
 // binary creates (no platform collection, table or trigger; the users collection with its own fields,
 // rules and indexes), and `migrate up` afterwards builds the platform again.
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { launch } from "./harness/platform";
 import { BIN, REPO_ROOT, run } from "./harness/process";
+import { sqlite } from "./harness/sqlite";
 
 const scratch = mkdtempSync(join(tmpdir(), "platform-migrate-down-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -22,7 +22,7 @@ interface Schema {
 
 function schemaOf(dataDir: string): Schema {
   const query = <T>(sql: string): T[] => {
-    const out = execFileSync("sqlite3", ["-json", join(dataDir, "data.db"), sql], { encoding: "utf8" }).trim();
+    const out = sqlite(dataDir, sql, { json: true });
     return out ? (JSON.parse(out) as T[]) : [];
   };
   const [users] = query<Record<string, string | null>>(

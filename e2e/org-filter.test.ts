@@ -2,16 +2,13 @@
 // SQLite (3.53.3) answered such a list with nothing while an expression index on COALESCE(organization, '')
 // served the rules (docs/performance.md "A client filter on organization"); every org-scoped collection
 // is asked here the way a script or the console would ask it.
-import { execFileSync } from "node:child_process";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useWorld } from "./harness/world";
+import { sqlite } from "./harness/sqlite";
 
 const { platform, world: w } = useWorld();
 
-function sql(statement: string): string {
-  return execFileSync("sqlite3", [join(platform.dataDir, "data.db"), ".timeout 5000", statement], { encoding: "utf8" }).trim();
-}
+const sql = (statement: string) => sqlite(platform.dataDir, statement);
 
 /** Every collection of the seeded world whose records carry `organization`. */
 const ORG_SCOPED = [

@@ -1,14 +1,13 @@
 // Deactivation independent of the organization's size (docs/overlay.md "Deactivation"): the write changes
 // the CA's revocation list only, and every read of a host's config, as its owners read it (the Thing it is
 // assigned to, an owner or admin; view, list, expand), carries the fingerprint at once.
-import { execFileSync } from "node:child_process";
-import { join } from "node:path";
 import yaml from "js-yaml";
 import type PocketBase from "pocketbase";
 import type { RecordModel } from "pocketbase";
 import { beforeAll, describe, expect, it } from "vitest";
 import { NEBULA, useNebulaWorkspace } from "./harness/nebula";
 import { useWorld } from "./harness/world";
+import { sqlite } from "./harness/sqlite";
 
 const { run, file } = useNebulaWorkspace("overlay-deactivation-");
 
@@ -127,7 +126,7 @@ describe("overlay deactivation at the size of one row", () => {
       organization: w.a.organization.id, network: w.a.overlay_networks.id, name: "dormant-before", overlay_ip: "10.42.3.2", active: false,
     });
     // Before the change a host saved inactive was blocked by being inactive, not by the CA's list.
-    const sql = (statement: string) => execFileSync("sqlite3", [join(platform.dataDir, "data.db"), ".timeout 5000", statement], { encoding: "utf8" });
+    const sql = (statement: string) => sqlite(platform.dataDir, statement);
     sql(`UPDATE overlay_ca SET revoked_fingerprints = '[]' WHERE organization = '${w.a.organization.id}'; DELETE FROM _migrations WHERE file = '1764000005_inactive_hosts_revoked.js'`);
     const peer = await owner.collection("overlay_hosts").getOne(peers[2].id);
     expect(blocklistOf(peer.config_yaml)).not.toContain(dormant.fingerprint);
