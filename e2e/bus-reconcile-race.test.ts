@@ -26,8 +26,15 @@ function connections(account: string): number | undefined {
 }
 
 describe("the minute's reconciliation", () => {
-  it("withdraws an account without a row, and none of the organizations created while it runs", { timeout: 150_000 }, async () => {
+  it("withdraws an account without a row, and none of the organizations created while it runs", { timeout: 180_000 }, async () => {
     const su = await bus.platform.superuser();
+
+    // Organizations are created from 15 s before a minute's tick until its pass has withdrawn the orphan.
+    // The pass follows the publication of every account, and its window grows with their number, so
+    // creating from the start would only make the test slower. The orphan is made after the wait, so no
+    // earlier pass withdraws it before the organizations are being created.
+    const untilTick = 60_000 - (Date.now() % 60_000);
+    await new Promise((resolve) => setTimeout(resolve, (untilTick + 45_000) % 60_000));
 
     // An orphan: the bus holds its claim, its row is gone without the hooks seeing it.
     const orphanOrg = await su.collection("organizations").create({ name: "Orphan", code: unique("orphan"), active: true });
@@ -35,11 +42,6 @@ describe("the minute's reconciliation", () => {
     expect(connections(orphan)).not.toBe(0);
     sqlite(bus.platform.dataDir, `DELETE FROM bus_accounts WHERE public_key = '${orphan}'`);
 
-    // Organizations are created from 10 s before the minute's tick until the pass has withdrawn the orphan.
-    // The pass follows the publication of every account, and its window grows with their number, so
-    // creating from the start would only make the test slower.
-    const untilTick = 60_000 - (Date.now() % 60_000);
-    await new Promise((resolve) => setTimeout(resolve, (untilTick + 50_000) % 60_000));
     const withdrawn = () => bus.platform.log().includes(`bus: withdrew the account ${orphan}`);
     const created = new Set<string>();
     let gaveUp = false;
@@ -48,10 +50,10 @@ describe("the minute's reconciliation", () => {
         created.add((await su.collection("organizations").create({ name: "Created meanwhile", code: unique("meanwhile"), active: true })).id);
       }
     });
-    const passed = await Promise.race([Promise.all(creators).then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 60_000))]);
+    const passed = await Promise.race([Promise.all(creators).then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 90_000))]);
     gaveUp = true;
     await Promise.all(creators);
-    expect(passed, "the minute's pass did not withdraw the orphan within 60 s").toBe(true);
+    expect(passed, "the minute's pass did not withdraw the orphan within 90 s").toBe(true);
     expect(withdrawn()).toBe(true);
     expect(connections(orphan)).toBe(0);
 
