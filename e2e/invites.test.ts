@@ -145,6 +145,24 @@ describe("POST /api/org/invites/accept: refusals write nothing", () => {
     expect((await accept(kelvin.pb, { token: toKelvin.token })).status).toBe(200);
   });
 
+  it("keeps a Unicode space around the address: only its holder redeems, not the address without it", async () => {
+    for (const [at, space] of [["leading", "\u00A0"], ["trailing", "\uFEFF"], ["leading", "\u3000"]]) {
+      const bare = `${unique("spaced")}@example.test`;
+      const spaced = at === "leading" ? `${space}${bare}` : `${bare}${space}`;
+      const holder = await newcomer(spaced);
+      const plain = await newcomer(bare);
+      const pending = await invite(world.a.organization.id, ` ${spaced} `, "admin");
+      expect(pending.email).toBe(spaced); // the ASCII spaces go, the Unicode one stays
+      const before = await snapshot(plain.user.id);
+      expect(await accept(plain.pb, { token: pending.token })).toEqual({
+        status: 403,
+        body: routeError(403, "the invitation was issued to a different e-mail address"),
+      });
+      expect(await snapshot(plain.user.id)).toEqual(before);
+      expect((await accept(holder.pb, { token: pending.token })).status).toBe(200);
+    }
+  });
+
   it("401 for an anonymous caller and 403 for a Thing session; the invitation stays", async () => {
     const pending = await invite(world.a.organization.id, world.a.things.email as string);
     const anonymous = await accept(undefined, { token: pending.token });

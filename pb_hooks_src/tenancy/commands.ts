@@ -2,6 +2,7 @@
 import { currentConfig } from "../config/runtime";
 import { collectionNames } from "../schema/names";
 import { bootstrap } from "./bootstrap";
+import { trimAsciiSpace } from "./mailbox";
 import { reportingFailure } from "../lib/command-run";
 import { flagsOf } from "../lib/flags";
 
@@ -13,7 +14,7 @@ export function registerBootstrapCommand(root: cobra.Command): void {
     runE: reportingFailure("bootstrap", (cmd) => {
       const flags = flagsOf(cmd);
       const result = bootstrap($app, collectionNames(currentConfig()), {
-        email: flags.getString("email").trim(),
+        email: trimAsciiSpace(flags.getString("email")),
         password: flags.getString("password"),
         systemOrganization: flags.getString("org"),
         operatorOrganization: flags.getString("operator-org"),

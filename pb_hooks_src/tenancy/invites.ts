@@ -6,16 +6,16 @@ import { randomText } from "../lib/random";
 import { transaction } from "../lib/transaction";
 import type { CollectionNames } from "../schema/names";
 import { attribute } from "../observability/actor";
-import { asciiLowerCase, sameMailbox } from "./mailbox";
+import { asciiLowerCase, sameMailbox, trimAsciiSpace } from "./mailbox";
 
 const TOKEN_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 const TOKEN_LENGTH = 43; // about 256 bits
 const DAY_MS = 24 * 3600 * 1000;
 
-/** A new invitation gets an opaque token, its expiry and its address with ASCII letters lowered (mailbox.ts). */
+/** A new invitation gets an opaque token, its expiry and its address with ASCII letters lowered and ASCII spaces trimmed (mailbox.ts). */
 export function prepareInvite(invite: core.Record, expiryDays: number, now: Date): void {
   if (invite.getString("role") === "owner") throw new BadRequestError("an invitation cannot offer the owner role");
-  invite.set("email", asciiLowerCase(invite.getString("email").trim()));
+  invite.set("email", asciiLowerCase(trimAsciiSpace(invite.getString("email"))));
   if (invite.getString("token") === "") invite.set("token", randomText(TOKEN_LENGTH, TOKEN_ALPHABET));
   if (invite.getString("expiry") === "") invite.set("expiry", new Date(now.getTime() + expiryDays * DAY_MS).toISOString());
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { asciiLowerCase, sameMailbox } from "./mailbox";
+import { asciiLowerCase, sameMailbox, trimAsciiSpace } from "./mailbox";
 
 describe("asciiLowerCase", () => {
   it("lowers ASCII letters only", () => {
@@ -31,5 +31,20 @@ describe("sameMailbox", () => {
   it("compares non-ASCII characters byte-exact, case variants included", () => {
     expect(sameMailbox("j\u00FCrgen@example.com", "J\u00DCRGEN@example.com")).toBe(false);
     expect(sameMailbox("j\u00FCrgen@example.com", "JüRGEN@example.com")).toBe(true);
+  });
+});
+
+describe("trimAsciiSpace", () => {
+  it("trims ASCII whitespace at either end", () => {
+    expect(trimAsciiSpace(" \t kate@example.com \r\n")).toBe("kate@example.com");
+    expect(trimAsciiSpace("kate@example.com")).toBe("kate@example.com");
+  });
+
+  it("keeps Unicode spaces, which String#trim would strip: the address with one is another mailbox", () => {
+    for (const space of ["\u00A0", "\uFEFF", "\u3000", "\u2028", "\u1680", "\u2002"]) {
+      expect(`${space}kate@example.com`.trim()).toBe("kate@example.com"); // what the old code did
+      expect(trimAsciiSpace(`${space}kate@example.com`)).toBe(`${space}kate@example.com`);
+      expect(trimAsciiSpace(` kate@example.com${space} `)).toBe(`kate@example.com${space}`);
+    }
   });
 });
