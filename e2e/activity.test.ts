@@ -4,7 +4,7 @@
 import type PocketBase from "pocketbase";
 import type { RecordModel } from "pocketbase";
 import { describe, expect, it } from "vitest";
-import { ACTORS, useWorld, createOrganization, PASSWORD, ROLES, unique, statusOf } from "./harness/world";
+import { ACTORS, useWorld, createOrganization, PASSWORD, ROLES, seedOrganization, unique, statusOf } from "./harness/world";
 
 const { world } = useWorld();
 
@@ -101,6 +101,13 @@ describe("activity feed", () => {
     expect(await activityOf(su, location.id)).toHaveLength(1);
     await su.collection("organizations").delete(org.id);
     expect(await su.collection("activity").getFullList({ filter: su.filter("organization = {:org}", { org: org.id }) })).toHaveLength(0);
+    // A Thing linked to a bus user and an overlay host: the cascade clears those links (updates of the
+    // Thing) after the organization's feed has gone; they leave no entry either.
+    const linked = await createOrganization(su, "Linked");
+    const seeded = await seedOrganization(su, linked);
+    expect(seeded.things.bus_user).not.toBe("");
+    await su.collection("organizations").delete(linked.id);
+    expect(await su.collection("activity").getFullList({ filter: su.filter("organization = {:org}", { org: linked.id }) })).toHaveLength(0);
     // The audit log still has the whole story.
     const audit = await su.collection("audit_logs").getFullList({ filter: su.filter("record_id = {:id}", { id: location.id }) });
     expect(audit.map((entry) => entry.action).sort()).toEqual(["create", "delete"]);

@@ -215,6 +215,13 @@ describe("organization suspension", () => {
 describe("organization deletion", () => {
   it("withdraws the account of an organization deleted while active: its connections close, its creds are refused, other tenants stay", async () => {
     const org = await w.su.collection("organizations").create({ name: "Deletable", code: unique("del"), active: true });
+    // An export and an import go with it; each one's delete re-signs the account, which must not stop the
+    // cascade once the organization's row is gone.
+    await w.su.collection("bus_account_exports").create({ organization: org.id, name: "telemetry", subject: "telemetry.>", kind: "stream" });
+    await w.su.collection("bus_account_imports").create({
+      organization: org.id, name: "partner", subject: "telemetry.>", kind: "stream",
+      account_pub: w.b.bus_accounts.public_key, local_subject: "partner.>",
+    });
     const user = await busUser(org.id);
     const connections = await Promise.all(Array.from({ length: 5 }, () => dial(user.creds_file)));
     const bystander = await dial((await busUser(w.b.organization.id)).creds_file);

@@ -88,6 +88,9 @@ function revokeInAccount(tx: CoreApp, n: CollectionNames, organization: string, 
 }
 
 function resignOrganizationAccount(tx: CoreApp, n: CollectionNames, organization: string): void {
+  // An export or import deleted with its organization: the account goes in the same cascade and is
+  // withdrawn after the commit (withdrawDeletedAccount); saving it would fail on the organization gone.
+  if (!findRecord(tx, n.organizations, organization)) return;
   const account = accountOf(tx, n, organization);
   if (account) resignAccount(tx, n, account);
 }

@@ -56,9 +56,10 @@ export function journal(e: core.RecordEvent, action: WriteAction, effects?: Writ
 
 function recordActivity(tx: CoreApp, n: CollectionNames, record: core.Record, action: WriteAction, actor: string): void {
   const organization = record.getString("organization");
-  // A delete cascading from its organization's delete: the organization's feed is gone with it, and an
-  // entry nobody can ever read would only pin a dangling relation.
-  if (action === "delete" && !findRecord(tx, n.organizations, organization)) return;
+  // A delete or an update (a relation cleared) cascading from its organization's delete: the
+  // organization's feed is gone with it, and an entry nobody can ever read would only pin a dangling
+  // relation. A create needs its organization to exist, which the relation's validation checks.
+  if (action !== "create" && !findRecord(tx, n.organizations, organization)) return;
   writeActivity(tx, n, {
     organization,
     actor,
