@@ -149,6 +149,26 @@ describe("bus user transitions", () => {
   });
 });
 
+describe("a suspended bus user", () => {
+  it("refuses regenerate and revoke with a 400 that says why, and changes nothing", async () => {
+    const user = await busUser(w.a.organization.id, { active: false });
+    const owner = await w.client("owner");
+    for (const body of [{ regenerate: true }, { revoke: true }]) {
+      const response = await fetch(`${bus.platform.url}/api/collections/bus_users/records/${user.id}`, {
+        method: "PATCH",
+        headers: { Authorization: owner.authStore.token, "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      expect({ status: response.status, body: await response.json() }).toEqual({
+        status: 400,
+        body: { status: 400, message: "A suspended bus user is reactivated, not regenerated.", data: {} },
+      });
+    }
+    const after = await w.su.collection("bus_users").getOne(user.id);
+    expect([after.public_key, after.jwt, after.updated]).toEqual([user.public_key, user.jwt, user.updated]);
+  });
+});
+
 describe("things.active cascade", () => {
   it("decommissioning a Thing revokes its bus user; reactivation issues a fresh credential, the old file stays dead", async () => {
     const owner = await w.client("owner");
@@ -351,6 +371,33 @@ describe("POST /api/me/bus-creds/rotate", () => {
     await device.collection("things").authWithPassword(made.email, made.password);
     const thing = await w.su.collection("things").getOne(made.id);
     expect(await rotate(device)).toEqual({ status: 200, body: { rotated: true, bus_user: thing.bus_user } });
+  });
+});
+
+describe("POST /api/me/bus-creds/rotate racing a suspension", () => {
+  it("answers 200 when it commits first and the suspension's 403 otherwise, never another status", async () => {
+    const org = await w.su.collection("organizations").create({ name: "Rotate race", code: unique("rr"), active: true });
+    const member = await createMember(w.su, org.id, "viewer");
+    const pb = client(bus.platform.url);
+    await pb.collection("users").authWithPassword(member.email as string, PASSWORD);
+    const user = await busUser(org.id);
+    const membership = await w.su.collection("memberships").getFirstListItem(`user = "${member.id}"`);
+    await w.su.collection("memberships").update(membership.id, { bus_user: user.id });
+    const owner = await createMember(w.su, org.id, "owner");
+    const ownerPb = client(bus.platform.url);
+    await ownerPb.collection("users").authWithPassword(owner.email as string, PASSWORD);
+    for (let round = 0; round < 30; round++) {
+      await ownerPb.collection("bus_users").update(user.id, { active: true });
+      const [rotated] = await Promise.all([
+        fetch(`${bus.platform.url}/api/me/bus-creds/rotate`, { method: "POST", headers: { Authorization: pb.authStore.token } }),
+        ownerPb.collection("bus_users").update(user.id, { active: false }),
+      ]);
+      const body = (await rotated.json()) as { message?: string };
+      if (rotated.status !== 200) expect({ status: rotated.status, message: body.message }).toEqual({ status: 403, message: "the linked bus identity is suspended" });
+    }
+    const after = await w.su.collection("bus_users").getOne(user.id);
+    expect(after.active).toBe(false);
+    expect(await refused(after.creds_file)).toBe(true);
   });
 });
 

@@ -7,6 +7,7 @@ import { busEffects, publishAfterCommit, withdrawDeletedAccount } from "./bus/ef
 import { busStatusCollections } from "./bus/enrich";
 import { COUNTED_LISTS } from "./schema/row-counts";
 import { combineEffects, type WriteAction } from "./lib/effects";
+import { withApiErrors } from "./lib/errors";
 import { journal } from "./observability/journal";
 import { stampActor } from "./observability/actor";
 import { overlayEffects } from "./overlay/effects";
@@ -55,7 +56,7 @@ export function beforeCreate(e: core.RecordEvent): void {
   const record = recordOf(e);
   const name = record.collection().name;
   if (name === n.invites) prepareInvite(record, config.tenancy.invite_expiry_days, new Date());
-  if (name === n.things) prepareThing(e.app, n, record);
+  if (name === n.things) withApiErrors(() => prepareThing(e.app, n, record));
 }
 
 /**
@@ -101,7 +102,7 @@ export function execute(e: core.RecordEvent, action: WriteAction): void {
     busEffects(n, config, record, action),
     overlayEffects(n, config, record, action),
   );
-  journal(e, action, effects);
+  withApiErrors(() => journal(e, action, effects));
 }
 
 /** onRecordAfterCreateSuccess / AfterUpdateSuccess (hookTags().published): what must follow the commit (bus publication). */
