@@ -1,11 +1,13 @@
 // Writes race (issue 9, defects 2 and 3): many concurrent PATCHes of `active` from several clients, in
 // random order, must leave a Thing's identities matching the Thing as committed, and an active bus user
 // always holding a credential issued after its key's revocation cutoff, in the database and at the hub.
+// A write that loses its race to a delete answers 404 and leaves no audit entry.
 import type PocketBase from "pocketbase";
 import type { RecordModel } from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { busAccepts, startPlatformWithBus, type PlatformWithBus } from "./harness/bus";
-import { PASSWORD, client, createMember, createOrganization, type Role } from "./harness/world";
+import { sqlite } from "./harness/sqlite";
+import { PASSWORD, client, createMember, createOrganization, createUser, unique, type Role } from "./harness/world";
 
 const CLIENTS = 5;
 const WRITES = 50;
@@ -97,6 +99,54 @@ describe("concurrent bus_users.active writes", () => {
       await storm(WRITES, (pb, active) => pb.collection("bus_users").update(user.id, { active }));
       const committed = await su.collection("bus_users").getOne(user.id);
       await expectBusUserConsistent(user.id, committed.active);
+    }
+  });
+});
+
+/** A raw request as `pb`, for its status. */
+async function statusOf(pb: PocketBase, method: string, path: string, body?: unknown): Promise<number> {
+  const headers: Record<string, string> = { Authorization: pb.authStore.token };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const response = await fetch(`${bus.platform.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  return response.status;
+}
+
+/** The audit log's actions on one record in the order they were written (writes commit one at a time). */
+function auditedActions(recordId: string): string[] {
+  const rows = sqlite(bus.platform.dataDir, `SELECT action FROM audit_logs WHERE record_id = '${recordId}' ORDER BY rowid;`, { json: true });
+  return rows ? (JSON.parse(rows) as { action: string }[]).map((row) => row.action) : [];
+}
+
+describe("a write racing a delete", () => {
+  it("an invitation redeemed while it is revoked: exactly one of the two succeeds, the other is a 404", async () => {
+    for (let round = 0; round < 10; round++) {
+      const email = `${unique("racer")}@example.test`;
+      const invitee = await createUser(su, email);
+      const pb = client(bus.platform.url);
+      await pb.collection("users").authWithPassword(email, PASSWORD);
+      const invite = await owners[0].collection("invites").create({ organization: org.id, email, role: "member" });
+      const [accepted, revoked] = await Promise.all([
+        statusOf(pb, "POST", "/api/org/invites/accept", { token: invite.token }),
+        statusOf(owners[1], "DELETE", `/api/collections/invites/records/${invite.id}`),
+      ]);
+      expect([accepted, revoked].sort()).toEqual(accepted === 200 ? [200, 404] : [204, 404]);
+      const joined = await su.collection("memberships").getFullList({ filter: su.filter("user = {:user}", { user: invitee.id }) });
+      expect(joined).toHaveLength(accepted === 200 ? 1 : 0);
+      expect(auditedActions(invite.id)).toEqual(["create", "delete"]);
+    }
+  });
+
+  it("a membership's role changed while it is deleted: the change answers 200 only if it committed first, and is audited before the delete", async () => {
+    for (let round = 0; round < 10; round++) {
+      const member = await createMember(su, org.id, "viewer");
+      const membership = await su.collection("memberships").getFirstListItem(su.filter("user = {:user}", { user: member.id }));
+      const [changed, deleted] = await Promise.all([
+        statusOf(owners[0], "PATCH", `/api/collections/memberships/records/${membership.id}`, { role: "member" }),
+        statusOf(owners[1], "DELETE", `/api/collections/memberships/records/${membership.id}`),
+      ]);
+      expect(deleted).toBe(204);
+      expect([200, 404]).toContain(changed);
+      expect(auditedActions(membership.id)).toEqual(changed === 200 ? ["create", "update", "delete"] : ["create", "delete"]);
     }
   });
 });

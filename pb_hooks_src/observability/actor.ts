@@ -25,6 +25,11 @@ export function attribute(record: core.Record, auth: core.Record | undefined): v
   record.set(ACTOR_NAME, actor.name);
 }
 
+/** Whether a request or a route made this write itself (rather than a cascade, a hook or a command). */
+export function isAttributed(record: core.Record): boolean {
+  return typeof record.get(ACTOR_REF) === "string";
+}
+
 export function stampedActor(record: core.Record): Actor {
   const ref: unknown = record.get(ACTOR_REF);
   const name: unknown = record.get(ACTOR_NAME);

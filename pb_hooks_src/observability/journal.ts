@@ -8,10 +8,11 @@
 // hold the transaction through validation.
 import { currentConfig } from "../config/runtime";
 import { findRecord } from "../lib/collections";
+import { notFound } from "../lib/errors";
 import { recordOf } from "../lib/events";
 import { rebaseOnCommitted } from "../lib/rebase";
 import { collectionNames, type CollectionNames } from "../schema/names";
-import { stampedActor } from "./actor";
+import { isAttributed, stampedActor } from "./actor";
 import { recordEntry } from "./entries";
 import type { WriteAction, WriteEffects } from "../lib/effects";
 import { activityLabel } from "./feed";
@@ -39,6 +40,14 @@ export function journal(e: core.RecordEvent, action: WriteAction, effects?: Writ
     // The row as committed before this write, read inside the transaction (writes are serialized there):
     // record.original() is the copy the request loaded, which a concurrent writer may have changed since.
     const previous = action === "create" ? undefined : findRecord(tx, collection.name, record.id);
+    if (action !== "create" && !previous) {
+      // A concurrent delete committed after this write loaded the row. The request that asked for this
+      // write is told so, and nothing is recorded; a cascade reaching a row an earlier step of the same
+      // cascade removed has nothing left to do.
+      if (isAttributed(record)) throw notFound("the record no longer exists: a concurrent write deleted it");
+      e.next();
+      return;
+    }
     if (previous && action === "update") rebaseOnCommitted(record, previous);
     effects?.before?.(tx, previous);
     const before = action === "create" || !audited ? undefined : recordValues(previous ?? record, fields);
