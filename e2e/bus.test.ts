@@ -189,6 +189,35 @@ describe("things.active cascade", () => {
   });
 });
 
+describe("deletes", () => {
+  it("a bus user deleted: its key is revoked, its open connection closes and its creds file is refused", async () => {
+    const user = await busUser(w.a.organization.id);
+    const nc = await dial(user.creds_file);
+    await (await w.client("admin")).collection("bus_users").delete(user.id);
+    expect(await closedWithin(nc, 5_000)).toBe(true);
+    expect(await refused(user.creds_file)).toBe(true);
+    expect(Object.keys((await account(w.a.organization.id)).revocations)).toContain(user.public_key);
+  });
+
+  it("an active Thing deleted: decommissioned first, its bus user suspended and its overlay host deactivated and blocked", async () => {
+    const owner = await w.client("owner");
+    const created = await owner.send("/api/org/things", {
+      method: "POST",
+      body: { name: "deleted", bus: { mode: "auto" }, overlay: { mode: "auto", network_id: w.a.overlay_networks.id, overlay_ip: "10.42.9.9" } },
+    });
+    const thing = await w.su.collection("things").getOne(created.id);
+    const user = await w.su.collection("bus_users").getOne(thing.bus_user);
+    const nc = await dial(user.creds_file);
+    await owner.collection("things").delete(thing.id);
+    expect(await closedWithin(nc, 5_000)).toBe(true);
+    expect(await refused(user.creds_file)).toBe(true);
+    expect((await w.su.collection("bus_users").getOne(thing.bus_user)).active).toBe(false);
+    const host = await w.su.collection("overlay_hosts").getOne(thing.overlay_host);
+    expect(host.active).toBe(false);
+    expect((await w.su.collection("overlay_hosts").getOne(w.a.overlay_hosts.id)).config_yaml).toContain(host.fingerprint);
+  });
+});
+
 describe("organization suspension", () => {
   it("disconnects every connection of the tenant, stays in force across restarts of both processes, leaves other tenants alone; restore re-admits the same creds", async () => {
     const org = await w.su.collection("organizations").create({ name: "Suspendable", code: unique("susp"), active: true });

@@ -120,6 +120,15 @@ describe("overlay deactivation at the size of one row", () => {
     await expectBlockedEverywhere(dormant.fingerprint, dormant.id);
   });
 
+  it("a host deleted: its certificate is blocked in every config left, as a deactivation's is", async () => {
+    const owner = await w.client("owner");
+    const doomed = await owner.collection("overlay_hosts").create({
+      organization: w.a.organization.id, network: w.a.overlay_networks.id, name: "doomed", overlay_ip: "10.42.3.2", active: true,
+    });
+    await owner.collection("overlay_hosts").delete(doomed.id);
+    await expectBlockedEverywhere(doomed.fingerprint, doomed.id);
+  });
+
   it("migration 1764000005 puts hosts already inactive on the list (a database written before the list was the blocklist)", async () => {
     const owner = await w.client("owner");
     const dormant = await owner.collection("overlay_hosts").create({

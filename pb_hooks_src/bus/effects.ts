@@ -2,12 +2,12 @@
 // publication of account claims after commit.
 import type { PlatformConfig } from "../config/types";
 import { findRecord } from "../lib/collections";
-import { activeTransition, type ActiveTransition, type WriteAction, type WriteEffects } from "../lib/effects";
+import { activeTransition, deletedActiveThing, type ActiveTransition, type WriteAction, type WriteEffects } from "../lib/effects";
 import type { CollectionNames } from "../schema/names";
 import { accountOf, provisionAccount, resignAccount, signedAccountJwt } from "./accounts";
 import { ensureManagedExchange } from "./managed";
 import { publishAccount, publishClaim } from "./publish";
-import { addRevocation, prepareNewUser, prepareUserUpdate, type Revocation } from "./users";
+import { addRevocation, prepareNewUser, prepareUserUpdate, revocationOf, type Revocation } from "./users";
 
 export function busEffects(n: CollectionNames, config: PlatformConfig, record: core.Record, action: WriteAction): WriteEffects | undefined {
   const name = record.collection().name;
@@ -24,8 +24,14 @@ export function busEffects(n: CollectionNames, config: PlatformConfig, record: c
       after: (tx) => revocation && revokeInAccount(tx, n, record.getString("organization"), revocation),
     };
   }
+  if (name === n.bus_users && action === "delete") {
+    return { after: (tx, previous) => revokeDeletedUser(tx, n, previous ?? record) };
+  }
   if (name === n.things && action === "update") {
     return { after: (tx, previous) => cascadeThingActive(tx, n, record, activeTransition(previous, record)) };
+  }
+  if (name === n.things && action === "delete") {
+    return { after: (tx, previous) => cascadeThingActive(tx, n, record, deletedActiveThing(tx, n, previous)) };
   }
   if ((name === n.bus_account_exports || name === n.bus_account_imports)) {
     return { after: (tx) => resignOrganizationAccount(tx, n, record.getString("organization")) };
@@ -78,6 +84,17 @@ function mirrorOrganization(tx: CoreApp, n: CollectionNames, config: PlatformCon
   tx.save(account);
   // After the save above: the exchange re-signs the account itself.
   ensureManagedExchange(tx, n, config.bus.managed_export_subject, organization);
+}
+
+/**
+ * A deleted bus user's key goes on the account's revocation list, as a suspension's does: the hub knows
+ * nothing of the row, so without it the deleted credential would keep connecting. An inactive user's key
+ * is on the list already; with its organization, the account goes too.
+ */
+function revokeDeletedUser(tx: CoreApp, n: CollectionNames, user: core.Record): void {
+  const organization = user.getString("organization");
+  if (!user.getBool("active") || !findRecord(tx, n.organizations, organization)) return;
+  revokeInAccount(tx, n, organization, revocationOf(user));
 }
 
 function revokeInAccount(tx: CoreApp, n: CollectionNames, organization: string, revocation: Revocation): void {

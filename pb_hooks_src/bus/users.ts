@@ -128,7 +128,8 @@ export function prepareUserUpdate(tx: CoreApp, n: CollectionNames, user: core.Re
  * A cutoff that covers the key's current credential: a credential minted just after an earlier cutoff is
  * issued in a second that may still lie ahead of the clock.
  */
-function revocationOf(user: core.Record): Revocation {
+/** What cuts a user's current key off: its public key, with a cutoff at or after its credential's issue. */
+export function revocationOf(user: core.Record): Revocation {
   return { publicKey: user.getString("public_key"), cutoff: Math.max(nowSeconds(), jwtIssuedAt(user.getString("jwt"))) };
 }
 

@@ -1,3 +1,6 @@
+import { findRecord } from "./collections";
+import type { CollectionNames } from "../schema/names";
+
 /**
  * What a domain does around one record write, inside the write's transaction: `before` runs just before
  * the row is written (it may still set fields of the record), `after` just after (it may write other
@@ -23,6 +26,15 @@ export function combineEffects(...parts: (WriteEffects | undefined)[]): WriteEff
 }
 
 export type ActiveTransition = "deactivated" | "reactivated" | undefined;
+
+/**
+ * A Thing's delete decommissions it as a deactivation does (its identities suspended), when it was
+ * active and its organization stays: with the organization, everything goes.
+ */
+export function deletedActiveThing(tx: CoreApp, n: CollectionNames, previous: core.Record | undefined): ActiveTransition {
+  if (!previous?.getBool("active") || !findRecord(tx, n.organizations, previous.getString("organization"))) return undefined;
+  return "deactivated";
+}
 
 /** How this write changes the record's `active` flag, judged against the committed row (none on create). */
 export function activeTransition(previous: core.Record | undefined, record: core.Record): ActiveTransition {

@@ -1,10 +1,10 @@
 // The overlay's side of record writes, inside each write's transaction (dispatched from hooks.ts execute()).
 import type { PlatformConfig } from "../config/types";
-import { activeTransition, type ActiveTransition, type WriteAction, type WriteEffects } from "../lib/effects";
+import { activeTransition, deletedActiveThing, type ActiveTransition, type WriteAction, type WriteEffects } from "../lib/effects";
 import type { CollectionNames } from "../schema/names";
 import { provisionCa } from "./ca";
 import { findRecord } from "../lib/collections";
-import { prepareHost } from "./hosts";
+import { prepareHost, revokeDeletedHost } from "./hosts";
 
 export function overlayEffects(n: CollectionNames, config: PlatformConfig, record: core.Record, action: WriteAction): WriteEffects | undefined {
   if (record.collection().name === n.organizations && action !== "delete") {
@@ -15,8 +15,14 @@ export function overlayEffects(n: CollectionNames, config: PlatformConfig, recor
     // it (overlay/current-blocklist.ts), so no other host row is rewritten (docs/overlay.md "Deactivation").
     return { before: (tx, previous) => prepareHost(tx, n, record, action, previous) };
   }
+  if (record.collection().name === n.overlay_hosts) {
+    return { before: (tx, previous) => revokeDeletedHost(tx, n, previous ?? record) };
+  }
   if (record.collection().name === n.things && action === "update") {
     return { after: (tx, previous) => cascadeThingActive(tx, n, record, activeTransition(previous, record)) };
+  }
+  if (record.collection().name === n.things && action === "delete") {
+    return { after: (tx, previous) => cascadeThingActive(tx, n, record, deletedActiveThing(tx, n, previous)) };
   }
   return undefined;
 }

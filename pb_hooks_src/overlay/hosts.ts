@@ -174,6 +174,18 @@ function configOf(tx: CoreApp, n: CollectionNames, host: core.Record, ca: core.R
  * Adds fingerprints to the CA's revoked_fingerprints for good: one row, saved in the caller's transaction.
  * An append, never a rewrite of other rows: the configs served read the list (overlay/current-blocklist.ts).
  */
+/**
+ * A deleted host's certificate joins the CA's list, as a deactivation's does: deleting the row does not
+ * make the certificate it held invalid. An inactive host's is on the list already; with its organization,
+ * the CA goes too.
+ */
+export function revokeDeletedHost(tx: CoreApp, n: CollectionNames, host: core.Record): void {
+  const organization = host.getString("organization");
+  const ca = caOf(tx, n, organization);
+  if (!ca || !host.getBool("active") || !findRecord(tx, n.organizations, organization)) return;
+  revoke(tx, ca, host.getString("fingerprint"));
+}
+
 function revoke(tx: CoreApp, ca: core.Record, ...fingerprints: string[]): void {
   const next = appendRevoked(toString(ca.get("revoked_fingerprints")), fingerprints);
   if (!next) return;
