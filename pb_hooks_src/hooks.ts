@@ -10,6 +10,9 @@ import { combineEffects, type WriteAction } from "./lib/effects";
 import { withApiErrors } from "./lib/errors";
 import { journal } from "./observability/journal";
 import { stampActor } from "./observability/actor";
+import { permissionsProblem } from "./bus/claims";
+import { jsonOf } from "./bus/accounts";
+import { serverFieldsChanged } from "./schema/server-fields";
 import { overlayEffects } from "./overlay/effects";
 import { prepareThing, thingEffects } from "./inventory/things";
 import { prepareInvite } from "./tenancy/invites";
@@ -46,7 +49,33 @@ export function validate(e: core.RecordEvent): void {
   const n = collectionNames(currentConfig());
   const record = recordOf(e);
   refuseCrossTenantRelations(e.app, n, record);
-  if (record.collection().name === n.organizations) refusePlatformOrganizationSuspension(record);
+  const name = record.collection().name;
+  if (name === n.organizations) refusePlatformOrganizationSuspension(record);
+  if (name === n.bus_users || name === n.bus_roles) {
+    for (const field of ["publish_permissions", "subscribe_permissions"]) {
+      const problem = permissionsProblem(jsonOf<unknown>(record, field));
+      if (problem) throw new BadRequestError(`${field} ${problem}`);
+    }
+  }
+}
+
+/**
+ * onRecordUpdateRequest: the caller is stamped for the audit entry. Fields only the server writes
+ * (schema/server-fields.ts) are refused to every caller but a SuperUser, and a Thing's code cannot be
+ * blanked (its sign-in address was made from it).
+ */
+export function beforeUpdateRequest(e: core.RecordRequestEvent): void {
+  stampActor(e);
+  const n = collectionNames(currentConfig());
+  const record = recordOf(e);
+  const name = record.collection().name;
+  const body = e.requestInfo().body as Record<string, unknown>;
+  const original = record.original();
+  const changed = e.hasSuperuserAuth() ? [] : serverFieldsChanged(n, name, body, (field) => original.getString(field));
+  if (changed.length > 0) throw new BadRequestError(`${changed.join(", ")}: set by the server, not writable`);
+  if (name === n.things && "code" in body && (typeof body.code !== "string" || body.code.trim() === "")) {
+    throw new BadRequestError("code cannot be blank");
+  }
 }
 
 /** onRecordCreate (hookTags().prepared), before the insert: generated values. */

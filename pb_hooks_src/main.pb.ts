@@ -39,7 +39,7 @@ onRecordCreateRequest((e) => {
 });
 
 onRecordUpdateRequest((e) => {
-  (require(`${__hooks}/lib/platform.js`) as Platform).observability.stampActor(e);
+  (require(`${__hooks}/lib/platform.js`) as Platform).hooks.beforeUpdateRequest(e);
   e.next();
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { accountClaims, credsFile, operatorClaims, permissionsFrom, systemAccountClaims, userClaims, type AccountState } from "./claims";
+import { accountClaims, credsFile, operatorClaims, permissionsFrom, permissionsProblem, systemAccountClaims, userClaims, type AccountState } from "./claims";
 
 const limits = {
   max_connections: 100,
@@ -96,5 +96,20 @@ describe("permissionsFrom", () => {
     expect(permissionsFrom({ allow: ["a.>"], deny: ["a.b"] })).toEqual({ allow: ["a.>"], deny: ["a.b"] });
     expect(permissionsFrom(["x.*", 3, ""])).toEqual({ allow: ["x.*"] });
     expect(permissionsFrom(null)).toEqual({});
+  });
+});
+
+describe("permissionsProblem", () => {
+  it("accepts no value, a list of subjects, and allow/deny lists", () => {
+    for (const value of [null, undefined, [], ["telemetry.>"], { allow: ["a.>"] }, { deny: [">"] }, { allow: ["a.*"], deny: ["a.b"] }, {}]) {
+      expect(permissionsProblem(value), JSON.stringify(value)).toBeUndefined();
+    }
+  });
+
+  it("refuses every other shape, each of which permissionsFrom would read as no list at all", () => {
+    for (const value of ["telemetry.>", 5, true, { allow: "telemetry.>" }, { deny: ">" }, { allow: [5] }, ["a b"], [""], { publish: ["a"] }]) {
+      expect(permissionsProblem(value), JSON.stringify(value)).toBe("must be a list of subjects, or an object with allow and deny lists of subjects");
+    }
+    expect(permissionsFrom({ deny: ">" })).toEqual({ allow: [], deny: [] }); // why: a deny of ">" given as a string denied nothing
   });
 });

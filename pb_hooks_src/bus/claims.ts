@@ -186,6 +186,22 @@ export function credsFile(userJwt: string, userSeed: string): string {
  * Permissions as recorded on roles and bus users: `{allow, deny}` lists of subjects, or a plain list
  * of subjects meaning allow. Anything else grants nothing extra.
  */
+/**
+ * Why a permissions value cannot be signed as written (undefined when it can). A value of another shape
+ * would be read as no list at all, and a credential without lists may publish and subscribe anywhere: so
+ * `{"deny": ">"}` (a string, not a list) granted everything.
+ */
+export function permissionsProblem(value: unknown): string | undefined {
+  const PROBLEM = "must be a list of subjects, or an object with allow and deny lists of subjects";
+  const isSubjectList = (v: unknown) => Array.isArray(v) && v.every((s) => typeof s === "string" && /^\S+$/.test(s));
+  if (value === null || value === undefined) return undefined;
+  if (Array.isArray(value)) return isSubjectList(value) ? undefined : PROBLEM;
+  if (typeof value !== "object") return PROBLEM;
+  const entries = Object.entries(value as Record<string, unknown>);
+  const valid = entries.every(([key, list]) => (key === "allow" || key === "deny") && isSubjectList(list));
+  return valid ? undefined : PROBLEM;
+}
+
 export function permissionsFrom(value: unknown): Permissions {
   const subjects = (v: unknown) => (Array.isArray(v) ? v.filter((s): s is string => typeof s === "string" && s !== "") : []);
   if (Array.isArray(value)) return { allow: subjects(value) };
