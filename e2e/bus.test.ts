@@ -7,7 +7,7 @@ import type { RecordModel } from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { busAccepts, closedWithin, connectWithCreds, eventually, roundTrip, startPlatformWithBus, type PlatformWithBus } from "./harness/bus";
 import { readyWhen } from "./harness/readiness";
-import { PASSWORD, buildWorld, client, createMember, unique, type World } from "./harness/world";
+import { PASSWORD, buildWorld, client, createMember, unique, type Role, type World } from "./harness/world";
 
 let bus: PlatformWithBus;
 let w: World;
@@ -46,6 +46,26 @@ async function received(nc: NatsConnection, subject: string, during: () => Promi
 
 async function busUser(organization: string, extra: Record<string, unknown> = {}): Promise<RecordModel> {
   return w.su.collection("bus_users").create({ organization, name: unique("u"), ...extra });
+}
+
+/** A new member of `organization` with `role`, signed in. */
+async function signedInMember(organization: string, role: Role): Promise<{ member: RecordModel; pb: PocketBase }> {
+  const member = await createMember(w.su, organization, role);
+  const pb = client(bus.platform.url);
+  await pb.collection("users").authWithPassword(member.email as string, PASSWORD);
+  return { member, pb };
+}
+
+/** Links the bus user to the user's membership (its only one). */
+async function linkBusUser(userId: string, busUserId: string): Promise<void> {
+  const membership = await w.su.collection("memberships").getFirstListItem(`user = "${userId}"`);
+  await w.su.collection("memberships").update(membership.id, { bus_user: busUserId });
+}
+
+/** POST /api/me/bus-creds/rotate as `session`. */
+async function rotate(session: PocketBase): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${bus.platform.url}/api/me/bus-creds/rotate`, { method: "POST", headers: { Authorization: session.authStore.token } });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
 const account = (organization: string) => w.su.collection("bus_accounts").getFirstListItem(`organization = "${organization}"`);
@@ -370,17 +390,10 @@ describe("signing keys (POST /api/org/bus-account/keys)", () => {
 describe("POST /api/me/bus-creds/rotate", () => {
   it("re-signs the caller's linked identity for users and Things, with every status of 4.2", async () => {
     const org = await w.su.collection("organizations").create({ name: "Rotate", code: unique("rot"), active: true });
-    const member = await createMember(w.su, org.id, "member");
-    const pb = client(bus.platform.url);
-    await pb.collection("users").authWithPassword(member.email as string, PASSWORD);
-    const rotate = async (session: PocketBase) => {
-      const response = await fetch(`${bus.platform.url}/api/me/bus-creds/rotate`, { method: "POST", headers: { Authorization: session.authStore.token } });
-      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-    };
+    const { member, pb } = await signedInMember(org.id, "member");
     expect((await rotate(pb)).status).toBe(404);
     const user = await busUser(org.id);
-    const membership = await w.su.collection("memberships").getFirstListItem(`user = "${member.id}"`);
-    await w.su.collection("memberships").update(membership.id, { bus_user: user.id });
+    await linkBusUser(member.id, user.id);
     expect(await rotate(pb)).toEqual({ status: 200, body: { rotated: true, bus_user: user.id } });
     const rotated = await pb.collection("bus_users").getOne(user.id);
     expect(rotated.regenerate).toBe(false);
@@ -406,23 +419,14 @@ describe("POST /api/me/bus-creds/rotate", () => {
 describe("POST /api/me/bus-creds/rotate racing a suspension", () => {
   it("answers 200 when it commits first and the suspension's 403 otherwise, never another status", async () => {
     const org = await w.su.collection("organizations").create({ name: "Rotate race", code: unique("rr"), active: true });
-    const member = await createMember(w.su, org.id, "viewer");
-    const pb = client(bus.platform.url);
-    await pb.collection("users").authWithPassword(member.email as string, PASSWORD);
+    const { member, pb } = await signedInMember(org.id, "viewer");
     const user = await busUser(org.id);
-    const membership = await w.su.collection("memberships").getFirstListItem(`user = "${member.id}"`);
-    await w.su.collection("memberships").update(membership.id, { bus_user: user.id });
-    const owner = await createMember(w.su, org.id, "owner");
-    const ownerPb = client(bus.platform.url);
-    await ownerPb.collection("users").authWithPassword(owner.email as string, PASSWORD);
+    await linkBusUser(member.id, user.id);
+    const { pb: ownerPb } = await signedInMember(org.id, "owner");
     for (let round = 0; round < 30; round++) {
       await ownerPb.collection("bus_users").update(user.id, { active: true });
-      const [rotated] = await Promise.all([
-        fetch(`${bus.platform.url}/api/me/bus-creds/rotate`, { method: "POST", headers: { Authorization: pb.authStore.token } }),
-        ownerPb.collection("bus_users").update(user.id, { active: false }),
-      ]);
-      const body = (await rotated.json()) as { message?: string };
-      if (rotated.status !== 200) expect({ status: rotated.status, message: body.message }).toEqual({ status: 403, message: "the linked bus identity is suspended" });
+      const [rotated] = await Promise.all([rotate(pb), ownerPb.collection("bus_users").update(user.id, { active: false })]);
+      if (rotated.status !== 200) expect({ status: rotated.status, message: rotated.body.message }).toEqual({ status: 403, message: "the linked bus identity is suspended" });
     }
     const after = await w.su.collection("bus_users").getOne(user.id);
     expect(after.active).toBe(false);

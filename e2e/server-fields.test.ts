@@ -7,23 +7,18 @@ import { useWorld, unique } from "./harness/world";
 
 const { platform, world: w } = useWorld();
 
-async function patch(pb: PocketBase, collection: string, id: string, body: unknown): Promise<{ status: number; message: string }> {
-  const response = await fetch(`${platform.url}/api/collections/${collection}/records/${id}`, {
-    method: "PATCH",
+/** A raw write as `pb`, for its status and message. */
+async function send(pb: PocketBase, method: "POST" | "PATCH", path: string, body: unknown): Promise<{ status: number; message: string }> {
+  const response = await fetch(`${platform.url}/api/collections/${path}`, {
+    method,
     headers: { Authorization: pb.authStore.token, "Content-Type": "application/json" },
     body: JSON.stringify(body),
   });
   return { status: response.status, message: ((await response.json()) as { message: string }).message };
 }
 
-async function create(pb: PocketBase, collection: string, body: unknown): Promise<{ status: number; message: string }> {
-  const response = await fetch(`${platform.url}/api/collections/${collection}/records`, {
-    method: "POST",
-    headers: { Authorization: pb.authStore.token, "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, message: ((await response.json()) as { message: string }).message };
-}
+const patch = (pb: PocketBase, collection: string, id: string, body: unknown) => send(pb, "PATCH", `${collection}/records/${id}`, body);
+const create = (pb: PocketBase, collection: string, body: unknown) => send(pb, "POST", `${collection}/records`, body);
 
 describe("fields only the server writes", () => {
   it("refuses a bus user's key, JWT and creds file from an owner, and lets the record be echoed back", async () => {

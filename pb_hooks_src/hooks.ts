@@ -10,11 +10,10 @@ import { combineEffects, type WriteAction } from "./lib/effects";
 import { withApiErrors } from "./lib/errors";
 import { journal } from "./observability/journal";
 import { stampActor } from "./observability/actor";
-import { permissionsProblem } from "./bus/claims";
-import { jsonOf } from "./bus/accounts";
+import { refuseUnsignablePermissions } from "./bus/users";
 import { serverFieldsChanged } from "./schema/server-fields";
 import { overlayEffects } from "./overlay/effects";
-import { prepareThing, thingEffects } from "./inventory/things";
+import { prepareThing, refuseBlankCode, thingEffects } from "./inventory/things";
 import { prepareInvite } from "./tenancy/invites";
 import { currentRoleEffects } from "./tenancy/current-role";
 import { clearActiveOrganization, refuseCrossTenantRelations, refusePlatformOrganizationSuspension } from "./tenancy/invariants";
@@ -51,12 +50,7 @@ export function validate(e: core.RecordEvent): void {
   refuseCrossTenantRelations(e.app, n, record);
   const name = record.collection().name;
   if (name === n.organizations) refusePlatformOrganizationSuspension(record);
-  if (name === n.bus_users || name === n.bus_roles) {
-    for (const field of ["publish_permissions", "subscribe_permissions"]) {
-      const problem = permissionsProblem(jsonOf<unknown>(record, field));
-      if (problem) throw new BadRequestError(`${field} ${problem}`);
-    }
-  }
+  if (name === n.bus_users || name === n.bus_roles) withApiErrors(() => refuseUnsignablePermissions(record));
 }
 
 /**
@@ -73,9 +67,7 @@ export function beforeUpdateRequest(e: core.RecordRequestEvent): void {
   const original = record.original();
   const changed = e.hasSuperuserAuth() ? [] : serverFieldsChanged(n, name, body, (field) => original.getString(field));
   if (changed.length > 0) throw new BadRequestError(`${changed.join(", ")}: set by the server, not writable`);
-  if (name === n.things && "code" in body && (typeof body.code !== "string" || body.code.trim() === "")) {
-    throw new BadRequestError("code cannot be blank");
-  }
+  if (name === n.things) withApiErrors(() => refuseBlankCode(body));
 }
 
 /** onRecordCreate (hookTags().prepared), before the insert: generated values. */

@@ -183,10 +183,6 @@ export function credsFile(userJwt: string, userSeed: string): string {
 }
 
 /**
- * Permissions as recorded on roles and bus users: `{allow, deny}` lists of subjects, or a plain list
- * of subjects meaning allow. Anything else grants nothing extra.
- */
-/**
  * Why a permissions value cannot be signed as written (undefined when it can). A value of another shape
  * would be read as no list at all, and a credential without lists may publish and subscribe anywhere: so
  * `{"deny": ">"}` (a string, not a list) granted everything.
@@ -202,6 +198,10 @@ export function permissionsProblem(value: unknown): string | undefined {
   return valid ? undefined : PROBLEM;
 }
 
+/**
+ * Permissions as recorded on roles and bus users: `{allow, deny}` lists of subjects, or a plain list
+ * of subjects meaning allow. Anything else grants nothing extra.
+ */
 export function permissionsFrom(value: unknown): Permissions {
   const subjects = (v: unknown) => (Array.isArray(v) ? v.filter((s): s is string => typeof s === "string" && s !== "") : []);
   if (Array.isArray(value)) return { allow: subjects(value) };

@@ -1,7 +1,7 @@
 // The bus's side of record writes (spec 3.2 and 6.2), run inside each write's transaction, and the
 // publication of account claims after commit.
 import type { PlatformConfig } from "../config/types";
-import { findRecord } from "../lib/collections";
+import { findRecord, organizationExists } from "../lib/collections";
 import { activeTransition, deletedActiveThing, type ActiveTransition, type WriteAction, type WriteEffects } from "../lib/effects";
 import type { CollectionNames } from "../schema/names";
 import { accountOf, provisionAccount, resignAccount, signedAccountJwt } from "./accounts";
@@ -93,7 +93,7 @@ function mirrorOrganization(tx: CoreApp, n: CollectionNames, config: PlatformCon
  */
 function revokeDeletedUser(tx: CoreApp, n: CollectionNames, user: core.Record): void {
   const organization = user.getString("organization");
-  if (!user.getBool("active") || !findRecord(tx, n.organizations, organization)) return;
+  if (!user.getBool("active") || !organizationExists(tx, n, organization)) return;
   revokeInAccount(tx, n, organization, revocationOf(user));
 }
 
@@ -107,7 +107,7 @@ function revokeInAccount(tx: CoreApp, n: CollectionNames, organization: string, 
 function resignOrganizationAccount(tx: CoreApp, n: CollectionNames, organization: string): void {
   // An export or import deleted with its organization: the account goes in the same cascade and is
   // withdrawn after the commit (withdrawDeletedAccount); saving it would fail on the organization gone.
-  if (!findRecord(tx, n.organizations, organization)) return;
+  if (!organizationExists(tx, n, organization)) return;
   const account = accountOf(tx, n, organization);
   if (account) resignAccount(tx, n, account);
 }

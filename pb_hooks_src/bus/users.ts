@@ -8,7 +8,7 @@ import { badRequest } from "../lib/errors";
 import type { CollectionNames } from "../schema/names";
 import { accountOf, jsonOf, userSigningSeed } from "./accounts";
 import { jwtIssuedAt } from "./issued-at";
-import { credsFile, permissionsFrom, userClaims } from "./claims";
+import { credsFile, permissionsFrom, permissionsProblem, userClaims } from "./claims";
 import { sealSecret, unsealSecret } from "./secrets";
 import { newNkeys, signJwt } from "./signer";
 
@@ -68,6 +68,14 @@ export function presignUser(app: CoreApp, n: CollectionNames, user: core.Record)
     creds_file: user.getString("creds_file"),
   });
   return id;
+}
+
+/** Refuses, on a bus user or a role, permissions of a shape its credentials could not carry (claims.ts). */
+export function refuseUnsignablePermissions(record: core.Record): void {
+  for (const field of ["publish_permissions", "subscribe_permissions"]) {
+    const problem = permissionsProblem(jsonOf<unknown>(record, field));
+    if (problem) throw badRequest(`${field} ${problem}`);
+  }
 }
 
 /** The role's permissions, where the user has none of its own. */

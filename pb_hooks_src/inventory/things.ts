@@ -17,6 +17,11 @@ export function prepareThing(app: CoreApp, n: CollectionNames, thing: core.Recor
   }
 }
 
+/** An update may change a Thing's code but not blank it: the Thing's sign-in address was made from it. */
+export function refuseBlankCode(body: Record<string, unknown>): void {
+  if ("code" in body && (typeof body.code !== "string" || body.code.trim() === "")) throw badRequest("code cannot be blank");
+}
+
 /** Whether another Thing of the organization holds `code` (never empty) in any letter case. */
 export function codeTaken(app: CoreApp, n: CollectionNames, organization: string, code: string, exceptId = ""): boolean {
   const result = new DynamicModel({ taken: 0 }) as { taken: number };

@@ -22,6 +22,14 @@ export function findRecord(app: CoreApp, collection: string, id: string): core.R
   }
 }
 
+/**
+ * Whether the organization's row is still there. Inside the cascade of its delete PocketBase has removed
+ * it first, so the steps that would write about it (re-sign its account, revoke into it, feed it) skip.
+ */
+export function organizationExists(app: CoreApp, n: CollectionNames, organizationId: string): boolean {
+  return findRecord(app, n.organizations, organizationId) !== undefined;
+}
+
 export function findFirst(app: CoreApp, collection: string, filter: string, params: Record<string, unknown>): core.Record | undefined {
   try {
     return app.findFirstRecordByFilter(collection, filter, params);

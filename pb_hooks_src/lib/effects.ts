@@ -1,4 +1,4 @@
-import { findRecord } from "./collections";
+import { organizationExists } from "./collections";
 import type { CollectionNames } from "../schema/names";
 
 /**
@@ -32,7 +32,7 @@ export type ActiveTransition = "deactivated" | "reactivated" | undefined;
  * active and its organization stays: with the organization, everything goes.
  */
 export function deletedActiveThing(tx: CoreApp, n: CollectionNames, previous: core.Record | undefined): ActiveTransition {
-  if (!previous?.getBool("active") || !findRecord(tx, n.organizations, previous.getString("organization"))) return undefined;
+  if (!previous?.getBool("active") || !organizationExists(tx, n, previous.getString("organization"))) return undefined;
   return "deactivated";
 }
 

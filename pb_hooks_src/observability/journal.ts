@@ -7,7 +7,7 @@
 // onRecordAfter*Success would run after the commit (a lost entry on failure); onRecordCreate would also
 // hold the transaction through validation.
 import { currentConfig } from "../config/runtime";
-import { findRecord } from "../lib/collections";
+import { findRecord, organizationExists } from "../lib/collections";
 import { notFound } from "../lib/errors";
 import { recordOf } from "../lib/events";
 import { rebaseOnCommitted } from "../lib/rebase";
@@ -68,7 +68,7 @@ function recordActivity(tx: CoreApp, n: CollectionNames, record: core.Record, ac
   // A delete or an update (a relation cleared) cascading from its organization's delete: the
   // organization's feed is gone with it, and an entry nobody can ever read would only pin a dangling
   // relation. A create needs its organization to exist, which the relation's validation checks.
-  if (action !== "create" && !findRecord(tx, n.organizations, organization)) return;
+  if (action !== "create" && !organizationExists(tx, n, organization)) return;
   writeActivity(tx, n, {
     organization,
     actor,

@@ -15,7 +15,7 @@ export function overlayEffects(n: CollectionNames, config: PlatformConfig, recor
     // it (overlay/current-blocklist.ts), so no other host row is rewritten (docs/overlay.md "Deactivation").
     return { before: (tx, previous) => prepareHost(tx, n, record, action, previous) };
   }
-  if (record.collection().name === n.overlay_hosts) {
+  if (record.collection().name === n.overlay_hosts && action === "delete") {
     return { before: (tx, previous) => revokeDeletedHost(tx, n, previous ?? record) };
   }
   if (record.collection().name === n.things && action === "update") {

@@ -3,7 +3,7 @@
 // the one POST /api/org/things signed before its transaction, lib/presigned.ts), and config_yaml.
 // Runs in the write's transaction (overlay/effects.ts), before the row is written.
 import { sha256 } from "@noble/hashes/sha2.js";
-import { findFirst, findRecord } from "../lib/collections";
+import { findFirst, findRecord, organizationExists } from "../lib/collections";
 import { newRecordId, presigned } from "../lib/presigned";
 import { sidecarCall } from "../lib/sidecar";
 import type { CollectionNames } from "../schema/names";
@@ -171,10 +171,6 @@ function configOf(tx: CoreApp, n: CollectionNames, host: core.Record, ca: core.R
 }
 
 /**
- * Adds fingerprints to the CA's revoked_fingerprints for good: one row, saved in the caller's transaction.
- * An append, never a rewrite of other rows: the configs served read the list (overlay/current-blocklist.ts).
- */
-/**
  * A deleted host's certificate joins the CA's list, as a deactivation's does: deleting the row does not
  * make the certificate it held invalid. An inactive host's is on the list already; with its organization,
  * the CA goes too.
@@ -182,10 +178,14 @@ function configOf(tx: CoreApp, n: CollectionNames, host: core.Record, ca: core.R
 export function revokeDeletedHost(tx: CoreApp, n: CollectionNames, host: core.Record): void {
   const organization = host.getString("organization");
   const ca = caOf(tx, n, organization);
-  if (!ca || !host.getBool("active") || !findRecord(tx, n.organizations, organization)) return;
+  if (!ca || !host.getBool("active") || !organizationExists(tx, n, organization)) return;
   revoke(tx, ca, host.getString("fingerprint"));
 }
 
+/**
+ * Adds fingerprints to the CA's revoked_fingerprints for good: one row, saved in the caller's transaction.
+ * An append, never a rewrite of other rows: the configs served read the list (overlay/current-blocklist.ts).
+ */
 function revoke(tx: CoreApp, ca: core.Record, ...fingerprints: string[]): void {
   const next = appendRevoked(toString(ca.get("revoked_fingerprints")), fingerprints);
   if (!next) return;
