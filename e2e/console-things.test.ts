@@ -157,6 +157,12 @@ describe("console Things", () => {
     expect((await world.su.collection("things").getOne(created.id)).location).toBe(world.a.locations.id);
 
     await page.getByRole("dialog", { name: "Thing Lifecycle renamed" }).getByRole("button", { name: "Delete" }).click();
+    await page.getByRole("dialog", { name: "Delete Thing" }).waitFor();
+    await screenshot(page, "owner-thing-delete");
+    const desktop = page.viewportSize();
+    await page.setViewportSize({ width: 360, height: 740 });
+    await screenshot(page, "360-thing-delete");
+    if (desktop) await page.setViewportSize(desktop);
     await confirm(page, "Delete Thing", "Delete");
     await expect.poll(() => world.su.collection("things").getList(1, 1, { filter: `id = "${created.id}"` }).then((r) => r.totalItems)).toBe(0);
     expect(failures).toEqual([]);
