@@ -55,6 +55,10 @@ describe("--help through scripts/platform", () => {
     const audit = await cli(["audit", "--help"]);
     expect(audit.code).toBe(0);
     expect(listedCommands(audit.stdout)).toEqual(["prune"]);
+    // A group alone prints its help too.
+    const bare = await cli(["bus"]);
+    expect(bare.code, text(bare)).toBe(0);
+    expect(listedCommands(bare.stdout)).toEqual(["export"]);
   });
 });
 
@@ -124,6 +128,11 @@ describe("a platform command that fails", () => {
     [["bootstrap", "--email", "op@example.test", "--password", "short"], "bootstrap: password: Must be at least 8 character(s).", true],
     [["audit", "prune", "--max-age", "soon"], 'audit prune: "soon" is not a duration (examples: 15s, 1m30s, 500ms, 720h)', true],
     [["bus", "export"], "bus export: --out <dir> is required", true],
+    // A mistyped subcommand or a stray word is not mistaken for success.
+    [["bus", "bogus"], `unknown command "bogus" for "pocketbase bus" (see 'pocketbase bus --help')`, false],
+    [["audit", "purge"], `unknown command "purge" for "pocketbase audit" (see 'pocketbase audit --help')`, false],
+    [["bootstrap", "op@example.test"], `bootstrap: unexpected argument "op@example.test" (see 'pocketbase bootstrap --help')`, true],
+    [["audit", "prune", "now"], `audit prune: unexpected argument "now" (see 'pocketbase audit prune --help')`, true],
   ])("%j says why in one line on stderr, exit 1", async (args, message, migrated) => {
     const cli = commands();
     if (migrated) expect((await cli(["migrate", "up"])).code).toBe(0);

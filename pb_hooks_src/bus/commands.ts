@@ -1,11 +1,11 @@
 // CLI glue: `bus export`. Commands run in the loader VM, so closures here are safe.
-import { reportingFailure } from "../lib/command-run";
+import { commandGroup, reportingFailure } from "../lib/command-run";
 import { flagsOf } from "../lib/flags";
 import { EXPORT_DEFAULTS } from "./export-options";
 import { exportBusConfig } from "./export";
 
 export function registerBusCommand(root: cobra.Command): void {
-  const bus = new Command({ use: "bus", short: "Bus server (nats-server) maintenance" });
+  const bus = commandGroup("bus", "Bus server (nats-server) maintenance");
   const exportCommand = new Command({
     use: "export",
     short: "Write the bus server config (bus.conf) and its data directories into --out (docs/bus-server.md)",

@@ -5,16 +5,42 @@
 import { firstLineOf } from "./errors";
 import { stderr } from "./std-streams";
 
-/** Wraps a command's body: on a throw, "<name>: <first line of the message>" on stderr and exit status 1. */
-export function reportingFailure(name: string, body: (cmd: cobra.Command) => void): (cmd: cobra.Command) => void {
-  return (cmd) => {
+/**
+ * Wraps a command's body: on a throw, "<name>: <first line of the message>" on stderr and exit status 1.
+ * None of the platform's commands takes a positional argument, so one is refused the same way rather than
+ * ignored (`bootstrap operator@example.com` without --email).
+ */
+export function reportingFailure(name: string, body: (cmd: cobra.Command) => void): (cmd: cobra.Command, args: string[]) => void {
+  return (cmd, args) => {
+    if (args.length > 0) fail(`${name}: unexpected argument "${args[0]}" (see '${cmd.commandPath()} --help')`);
     try {
       body(cmd);
     } catch (err) {
-      stderr().write(`${name}: ${failureText(err)}\n`);
-      $os.exit(1);
+      fail(`${name}: ${failureText(err)}`);
     }
   };
+}
+
+/**
+ * A command that only groups others (`bus`, `audit`). Alone it prints its help; followed by a word that is
+ * none of its subcommands it fails, as the root does: cobra would print the help and exit 0, so a
+ * mistyped subcommand in a script looked like success.
+ */
+export function commandGroup(use: string, short: string): cobra.Command {
+  return new Command({
+    use,
+    short,
+    runE: (cmd, args) => {
+      if (args.length === 0) return cmd.help();
+      fail(`unknown command "${args[0]}" for "${cmd.commandPath()}" (see '${cmd.commandPath()} --help')`);
+    },
+  });
+}
+
+function fail(line: string): never {
+  stderr().write(`${line}\n`);
+  $os.exit(1);
+  throw new Error(line);
 }
 
 /**

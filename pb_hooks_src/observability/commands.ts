@@ -1,13 +1,13 @@
 // CLI glue: `audit prune`, the retention sweep on demand. Commands run in the loader VM, so closures
 // here are safe.
 import { currentConfig } from "../config/runtime";
-import { reportingFailure } from "../lib/command-run";
+import { commandGroup, reportingFailure } from "../lib/command-run";
 import { flagsOf } from "../lib/flags";
 import { withOverrides } from "./retention";
 import { pruneAuditLog } from "./retention-job";
 
 export function registerAuditCommand(root: cobra.Command): void {
-  const audit = new Command({ use: "audit", short: "Audit log maintenance" });
+  const audit = commandGroup("audit", "Audit log maintenance");
   const prune = new Command({
     use: "prune",
     short: "Remove audit entries beyond audit.retention.max_age / max_records now (what the cron sweep does)",
