@@ -1,15 +1,16 @@
-// Writes the server owns (found by a black-box audit, 2026-11-25): credential and certificate fields are
-// set by the server only, a Thing keeps a code and its own organization's address, and bus permissions
-// must have a shape the credential can carry; each refusal is a 400 that writes nothing.
+// Writes the server owns (found by black-box audits, 2026-11): credential and certificate fields are set by
+// the server only, a Thing keeps a code and its own organization's address, bus permissions and account
+// limits must have a shape the credential can carry, and a network's cidr must hold hosts; each refusal is
+// a 400 that writes nothing.
 import type PocketBase from "pocketbase";
 import { describe, expect, it } from "vitest";
-import { useWorld, unique } from "./harness/world";
+import { PASSWORD, client, createMember, createOrganization, useWorld, unique } from "./harness/world";
 
 const { platform, world: w } = useWorld();
 
-/** A raw write as `pb`, for its status and message. */
+/** A raw write as `pb` to `/api/<path>`, for its status and message. */
 async function send(pb: PocketBase, method: "POST" | "PATCH", path: string, body: unknown): Promise<{ status: number; message: string }> {
-  const response = await fetch(`${platform.url}/api/collections/${path}`, {
+  const response = await fetch(`${platform.url}/api/${path}`, {
     method,
     headers: { Authorization: pb.authStore.token, "Content-Type": "application/json" },
     body: JSON.stringify(body),
@@ -17,8 +18,8 @@ async function send(pb: PocketBase, method: "POST" | "PATCH", path: string, body
   return { status: response.status, message: ((await response.json()) as { message: string }).message };
 }
 
-const patch = (pb: PocketBase, collection: string, id: string, body: unknown) => send(pb, "PATCH", `${collection}/records/${id}`, body);
-const create = (pb: PocketBase, collection: string, body: unknown) => send(pb, "POST", `${collection}/records`, body);
+const patch = (pb: PocketBase, collection: string, id: string, body: unknown) => send(pb, "PATCH", `collections/${collection}/records/${id}`, body);
+const create = (pb: PocketBase, collection: string, body: unknown) => send(pb, "POST", `collections/${collection}/records`, body);
 
 describe("fields only the server writes", () => {
   it("refuses a bus user's key, JWT and creds file from an owner, and lets the record be echoed back", async () => {
@@ -57,6 +58,94 @@ describe("fields only the server writes", () => {
     expect((await patch(w.su, "things", thing.id, { code: "" })).status).toBe(400);
     const after = await w.su.collection("things").getOne(thing.id);
     expect([after.email, after.code]).toEqual([thing.email, thing.code]);
+  });
+});
+
+describe("trust anchors: a Platform Operator's direct edit", () => {
+  const claimsOf = (jwt: string) => JSON.parse(Buffer.from(jwt.split(".")[1], "base64url").toString());
+
+  it("refuses a bus account's keys and claim, and lets its name, active and limits through", async () => {
+    const operator = await w.client("operator");
+    const account = await w.su.collection("bus_accounts").getOne(w.a.bus_accounts.id);
+    const other = w.b.bus_accounts;
+    expect(await patch(operator, "bus_accounts", account.id, { signing_keys: other.signing_keys })).toEqual({ status: 400, message: "Signing_keys: set by the server, not writable." });
+    for (const body of [{ public_key: other.public_key }, { jwt: "garbage" }, { revocations: { UABC: 1 } }, { bus_confirmed: !account.bus_confirmed }]) {
+      expect((await patch(operator, "bus_accounts", account.id, body)).status, JSON.stringify(body)).toBe(400);
+    }
+    const before = await w.su.collection("bus_accounts").getOne(account.id);
+    expect([before.signing_keys, before.public_key, before.jwt]).toEqual([account.signing_keys, account.public_key, account.jwt]);
+
+    const limits = { ...before.limits, max_connections: 7 };
+    const echoed = await operator.collection("bus_accounts").update(account.id, { ...before, limits });
+    expect(echoed.limits).toEqual(limits);
+    expect(claimsOf((await w.su.collection("bus_accounts").getOne(account.id)).jwt).nats.limits.conn).toBe(7);
+  });
+
+  it("refuses limits the account's claim cannot carry, from every writer", async () => {
+    const operator = await w.client("operator");
+    const account = await w.su.collection("bus_accounts").getOne(w.a.bus_accounts.id);
+    const refusals: [unknown, string][] = [
+      ["garbage", "Limits must be an object with max_connections, max_subscriptions, max_payload, max_persist_disk_storage, max_persist_memory_storage."],
+      [{ ...account.limits, max_payload: "abc" }, 'Limits max_payload must be a whole number, -1 (unlimited) or more, got "abc".'],
+      [{ ...account.limits, max_connections: -5 }, "Limits max_connections must be a whole number, -1 (unlimited) or more, got -5."],
+      [{ ...account.limits, max_conections: 5 }, "Limits has unknown keys: max_conections."],
+    ];
+    for (const [limits, message] of refusals) {
+      expect(await patch(operator, "bus_accounts", account.id, { limits }), JSON.stringify(limits)).toEqual({ status: 400, message });
+      expect((await patch(w.su, "bus_accounts", account.id, { limits })).status).toBe(400);
+    }
+    const after = await w.su.collection("bus_accounts").getOne(account.id);
+    expect([after.limits, after.jwt]).toEqual([account.limits, account.jwt]);
+  });
+
+  it("refuses an overlay CA's certificate and rotation state, and lets its name through", async () => {
+    const operator = await w.client("operator");
+    const ca = await w.su.collection("overlay_ca").getOne(w.a.overlay_ca.id);
+    expect(await patch(operator, "overlay_ca", ca.id, { cert: "garbage" })).toEqual({ status: 400, message: "Cert: set by the server, not writable." });
+    for (const body of [{ fingerprint: "00" }, { rotation: "committed" }, { revoked_fingerprints: [] }, { next_cert: "x" }]) {
+      expect((await patch(operator, "overlay_ca", ca.id, body)).status, JSON.stringify(body)).toBe(400);
+    }
+    expect((await operator.collection("overlay_ca").update(ca.id, { ...ca, name: "renamed" })).name).toBe("renamed");
+    const after = await w.su.collection("overlay_ca").getOne(ca.id);
+    expect([after.cert, after.fingerprint, after.rotation]).toEqual([ca.cert, ca.fingerprint, ca.rotation]);
+  });
+
+  it("a CA certificate a SuperUser broke refuses new hosts in plain words", async () => {
+    const organization = await createOrganization(w.su, "BrokenCa");
+    const network = await w.su.collection("overlay_networks").create({ organization: organization.id, name: "n", cidr: "10.50.0.0/16" });
+    const ca = await w.su.collection("overlay_ca").getFirstListItem(`organization = "${organization.id}"`);
+    await w.su.collection("overlay_ca").update(ca.id, { cert: "-----BEGIN NEBULA CERTIFICATE-----\nnot a certificate\n-----END NEBULA CERTIFICATE-----\n" });
+    const owner = client(platform.url);
+    await owner.collection("users").authWithPassword((await createMember(w.su, organization.id, "owner")).email as string, PASSWORD);
+
+    const direct = await create(owner, "overlay_hosts", { organization: organization.id, network: network.id, name: "h", overlay_ip: "10.50.0.5", active: true });
+    const routed = await send(owner, "POST", "org/things", { name: "t", overlay: { mode: "auto", network_id: network.id, overlay_ip: "10.50.0.6" } });
+    for (const refusal of [direct, routed]) {
+      expect(refusal.status).toBe(400);
+      expect(refusal.message).toMatch(/overlay CA certificate cannot be read/);
+      expect(refusal.message).not.toMatch(/Error\b|\bat\b|\n/);
+    }
+    expect((await w.su.collection("overlay_hosts").getList(1, 1, { filter: `organization = "${organization.id}"` })).totalItems).toBe(0);
+  });
+});
+
+describe("overlay network cidr", () => {
+  it("is checked at the network's own write, by every writer, so a network never blocks its hosts", async () => {
+    const owner = await w.client("owner");
+    const network = w.a.overlay_networks;
+    const refusals: [string, string][] = [
+      ["zzzz", 'The overlay network\'s cidr is not an IPv4 network in CIDR notation (a.b.c.d/n): "zzzz".'],
+      ["10.42.0.0", 'The overlay network\'s cidr is not an IPv4 network in CIDR notation (a.b.c.d/n): "10.42.0.0".'],
+      ["10.42.0.4/31", "The overlay network 10.42.0.4/31 is too narrow for hosts (at most /30)."],
+    ];
+    for (const [cidr, message] of refusals) {
+      expect(await patch(owner, "overlay_networks", network.id, { cidr }), cidr).toEqual({ status: 400, message });
+      expect((await patch(w.su, "overlay_networks", network.id, { cidr })).status, cidr).toBe(400);
+      expect((await create(owner, "overlay_networks", { organization: w.a.organization.id, name: unique("net"), cidr })).status, cidr).toBe(400);
+    }
+    expect((await w.su.collection("overlay_networks").getOne(network.id)).cidr).toBe(network.cidr);
+    const host = w.a.overlay_hosts;
+    expect((await owner.collection("overlay_hosts").update(host.id, { groups: ["after-refusals"] })).groups).toEqual(["after-refusals"]);
   });
 });
 

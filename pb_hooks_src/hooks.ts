@@ -11,8 +11,10 @@ import { withApiErrors } from "./lib/errors";
 import { journal } from "./observability/journal";
 import { stampActor } from "./observability/actor";
 import { refuseUnsignablePermissions } from "./bus/users";
+import { refuseUnsignableLimits } from "./bus/accounts";
 import { serverFieldsChanged } from "./schema/server-fields";
 import { overlayEffects } from "./overlay/effects";
+import { refuseUnusableNetwork } from "./overlay/networks";
 import { prepareThing, refuseBlankCode, thingEffects } from "./inventory/things";
 import { prepareInvite } from "./tenancy/invites";
 import { currentRoleEffects } from "./tenancy/current-role";
@@ -51,6 +53,8 @@ export function validate(e: core.RecordEvent): void {
   const name = record.collection().name;
   if (name === n.organizations) refusePlatformOrganizationSuspension(record);
   if (name === n.bus_users || name === n.bus_roles) withApiErrors(() => refuseUnsignablePermissions(record));
+  if (name === n.bus_accounts) withApiErrors(() => refuseUnsignableLimits(record));
+  if (name === n.overlay_networks) withApiErrors(() => refuseUnusableNetwork(record));
 }
 
 /**
@@ -64,8 +68,8 @@ export function beforeUpdateRequest(e: core.RecordRequestEvent): void {
   const record = recordOf(e);
   const name = record.collection().name;
   const body = e.requestInfo().body as Record<string, unknown>;
-  const original = record.original();
-  const changed = e.hasSuperuserAuth() ? [] : serverFieldsChanged(n, name, body, (field) => original.getString(field));
+  const read = (row: core.Record) => (field: string) => row.getString(field);
+  const changed = e.hasSuperuserAuth() ? [] : serverFieldsChanged(n, name, read(record.original()), read(record));
   if (changed.length > 0) throw new BadRequestError(`${changed.join(", ")}: set by the server, not writable`);
   if (name === n.things) withApiErrors(() => refuseBlankCode(body));
 }

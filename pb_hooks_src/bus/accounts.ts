@@ -3,7 +3,8 @@
 import type { PlatformConfig } from "../config/types";
 import { findAll, findByField, findFirst } from "../lib/collections";
 import type { CollectionNames } from "../schema/names";
-import { accountClaims, type AccountLimits, type Claims, type ExportClaim, type ImportClaim } from "./claims";
+import { badRequest } from "../lib/errors";
+import { accountClaims, limitsProblem, type AccountLimits, type Claims, type ExportClaim, type ImportClaim } from "./claims";
 import { jwtIssuedAt } from "./issued-at";
 import { operatorKeys } from "./operator";
 import { sealSecret, unsealSecret } from "./secrets";
@@ -43,6 +44,12 @@ export function provisionAccount(tx: CoreApp, n: CollectionNames, config: Platfo
     tx.save(role);
   }
   return account;
+}
+
+/** Refuses, on every writer's save, limits the account's claim could not carry (claims.ts). */
+export function refuseUnsignableLimits(account: core.Record): void {
+  const problem = limitsProblem(jsonOf<unknown>(account, "limits"));
+  if (problem) throw badRequest(`limits ${problem}`);
 }
 
 /** The account claim as recorded, signed by the operator's signing key. */

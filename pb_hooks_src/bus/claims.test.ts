@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { accountClaims, credsFile, operatorClaims, permissionsFrom, permissionsProblem, systemAccountClaims, userClaims, type AccountState } from "./claims";
+import { accountClaims, credsFile, limitsProblem, operatorClaims, permissionsFrom, permissionsProblem, systemAccountClaims, userClaims, type AccountState } from "./claims";
 
 const limits = {
   max_connections: 100,
@@ -96,6 +96,26 @@ describe("permissionsFrom", () => {
     expect(permissionsFrom({ allow: ["a.>"], deny: ["a.b"] })).toEqual({ allow: ["a.>"], deny: ["a.b"] });
     expect(permissionsFrom(["x.*", 3, ""])).toEqual({ allow: ["x.*"] });
     expect(permissionsFrom(null)).toEqual({});
+  });
+});
+
+describe("limitsProblem", () => {
+  it("takes the five limits as whole numbers of -1 or more", () => {
+    expect(limitsProblem(limits)).toBeUndefined();
+    expect(limitsProblem({ ...limits, max_connections: -1, max_persist_disk_storage: 0 })).toBeUndefined();
+  });
+
+  it.each([
+    [null, "must be an object with max_connections"],
+    ["garbage", "must be an object with max_connections"],
+    [[1, 2], "must be an object with max_connections"],
+    [{ ...limits, max_payload: "abc" }, 'max_payload must be a whole number, -1 (unlimited) or more, got "abc"'],
+    [{ ...limits, max_connections: -5 }, "max_connections must be a whole number, -1 (unlimited) or more, got -5"],
+    [{ ...limits, max_subscriptions: 1.5 }, "got 1.5"],
+    [{ ...limits, max_persist_memory_storage: undefined }, "max_persist_memory_storage must be a whole number, -1 (unlimited) or more, got nothing"],
+    [{ ...limits, max_conections: 5 }, "has unknown keys: max_conections"],
+  ])("refuses %j", (value, problem) => {
+    expect(limitsProblem(value)).toContain(problem);
   });
 });
 

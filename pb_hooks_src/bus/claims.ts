@@ -12,6 +12,31 @@ export interface AccountLimits {
   max_persist_memory_storage: number;
 }
 
+const LIMIT_KEYS: readonly (keyof AccountLimits)[] = [
+  "max_connections",
+  "max_subscriptions",
+  "max_payload",
+  "max_persist_disk_storage",
+  "max_persist_memory_storage",
+];
+
+/**
+ * Why recorded limits cannot be signed, or undefined: exactly the five limits, each a whole number of -1
+ * (unlimited) or more. A limit left out is signed as absent, which nats-server reads as zero, refusing
+ * every connection; a misspelt key would be dropped without a word.
+ */
+export function limitsProblem(value: unknown): string | undefined {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return `must be an object with ${LIMIT_KEYS.join(", ")}`;
+  const limits = value as Record<string, unknown>;
+  const unknown = Object.keys(limits).filter((key) => !(LIMIT_KEYS as readonly string[]).includes(key));
+  if (unknown.length > 0) return `has unknown keys: ${unknown.join(", ")}`;
+  for (const key of LIMIT_KEYS) {
+    const limit = limits[key];
+    if (!Number.isSafeInteger(limit) || (limit as number) < -1) return `${key} must be a whole number, -1 (unlimited) or more, got ${JSON.stringify(limit) ?? "nothing"}`;
+  }
+  return undefined;
+}
+
 export interface Claims {
   sub: string;
   name: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { HostError, hostDetails, hostGroups, hostNetwork, hostNotAfter, parseAddress } from "./host-details";
+import { HostError, hostDetails, hostGroups, hostNetwork, hostNotAfter, overlayNetwork, parseAddress } from "./host-details";
 
 describe("overlay host placement", () => {
   it("keeps the network's mask, never /32", () => {
@@ -20,6 +20,16 @@ describe("overlay host placement", () => {
   ])("refuses %s", (ip, message) => {
     expect(() => hostNetwork("10.42.0.0/16", ip)).toThrow(HostError);
     expect(() => hostNetwork("10.42.0.0/16", ip)).toThrow(message);
+  });
+
+  it("takes a network of /30 or wider, refusing anything else with the cidr named", () => {
+    expect(overlayNetwork("10.42.0.0/16")).toEqual({ ip: 0x0a2a0000, bits: 16 });
+    expect(overlayNetwork("192.168.1.0/30").bits).toBe(30);
+    for (const cidr of ["zzzz", "", "10.42.0.0", "10.42.0.0/33", "10.042.0.0/16", "::1/64"]) {
+      expect(() => overlayNetwork(cidr)).toThrow(HostError);
+      expect(() => overlayNetwork(cidr)).toThrow(`"${cidr}"`);
+    }
+    expect(() => overlayNetwork("10.42.0.4/31")).toThrow("too narrow");
   });
 
   it("refuses a broken or too narrow network", () => {

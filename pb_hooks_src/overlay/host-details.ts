@@ -23,17 +23,26 @@ export function parseAddress(text: string): number {
 }
 
 /**
- * The host's certificate network: its address with the network's mask ("10.42.0.5/16"). Refuses an
- * address outside the CIDR, the network and broadcast addresses, and networks narrower than /30.
+ * A network that can hold hosts: IPv4 CIDR text (Go's netip rules) of /30 or wider. Checked on every write
+ * of a network as well as of its hosts, so a network once saved never blocks its hosts' writes.
  */
-export function hostNetwork(cidr: string, overlayIp: string): string {
+export function overlayNetwork(cidr: string): { ip: number; bits: number } {
   let network: { ip: number; bits: number };
   try {
     network = parseNetwork(cidr);
   } catch {
-    throw new HostError(`the overlay network's cidr is not an IPv4 network in CIDR notation: "${cidr}"`);
+    throw new HostError(`the overlay network's cidr is not an IPv4 network in CIDR notation (a.b.c.d/n): "${cidr}"`);
   }
   if (network.bits > 30) throw new HostError(`the overlay network ${cidr} is too narrow for hosts (at most /30)`);
+  return network;
+}
+
+/**
+ * The host's certificate network: its address with the network's mask ("10.42.0.5/16"). Refuses an
+ * address outside the CIDR, the network and broadcast addresses, and networks narrower than /30.
+ */
+export function hostNetwork(cidr: string, overlayIp: string): string {
+  const network = overlayNetwork(cidr);
   const ip = parseAddress(overlayIp);
   const size = Math.pow(2, 32 - network.bits);
   if (Math.floor(ip / size) !== Math.floor(network.ip / size)) throw new HostError(`overlay_ip ${overlayIp} is outside the network ${cidr}`);

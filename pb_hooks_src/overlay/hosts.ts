@@ -12,6 +12,7 @@ import { appendRevoked } from "./revocations";
 import { caOf, trustedCaPem } from "./ca";
 import {
   BANNERS,
+  CertificateFormatError,
   base64Decode,
   base64Encode,
   bytesToHex,
@@ -22,6 +23,7 @@ import {
   keyFromPem,
   pemEncode,
   x25519PrivateKeyPem,
+  type Certificate,
 } from "./cert";
 import { hostConfigYaml, lighthousesSql, type Lighthouse } from "./host-config";
 import { HostError, hostDetails, hostGroups, hostNetwork } from "./host-details";
@@ -109,7 +111,7 @@ interface HostSubject {
 
 /** A host certificate signed with the CA's issuing key for a new X25519 key pair; nothing is saved. */
 function issueCertificate(ca: core.Record, subject: HostSubject, now: Date): IssuedCertificate {
-  const caCert = certificateFromPem(ca.getString("cert"));
+  const caCert = caCertificate(ca);
   const [pair] = sidecarCall<X25519Response>("/v1/x25519", { count: 1 });
   const details = hostDetails({
     name: subject.name,
@@ -132,6 +134,16 @@ function issueCertificate(ca: core.Record, subject: HostSubject, now: Date): Iss
     fingerprint: fingerprint(bytes, sha256hex),
     not_after: new Date(details.notAfter * 1000).toISOString().replace("T", " "),
   };
+}
+
+/** The CA's own certificate; one that does not decode (a hand edit) refuses the host with a plain message. */
+function caCertificate(ca: core.Record): Certificate {
+  try {
+    return certificateFromPem(ca.getString("cert"));
+  } catch (err) {
+    if (err instanceof CertificateFormatError) throw new HostError(`the organization's overlay CA certificate cannot be read (${err.message})`);
+    throw err;
+  }
 }
 
 /**
