@@ -37,9 +37,11 @@ export function commandGroup(use: string, short: string): cobra.Command {
   });
 }
 
+/** One line on stderr, exit status 1. */
 function fail(line: string): never {
   stderr().write(`${line}\n`);
   $os.exit(1);
+  // Not reached ($os.exit does not return); it tells the type checker so.
   throw new Error(line);
 }
 
