@@ -17,9 +17,10 @@ async function activityOf(pb: PocketBase, resourceId: string): Promise<RecordMod
 const FEED_FIELDS = ["action", "actor", "collectionId", "collectionName", "id", "label", "organization", "record", "resource_id", "timestamp"];
 
 describe("activity feed", () => {
-  it("records create, update and delete of each inventory collection with the actor's e-mail and a label", async () => {
+  it("records create, update and delete of each inventory collection with the actor's name and a label", async () => {
     const owner = await world.client("owner");
-    const email = world.users.owner.email as string;
+    const email = "Olive Owner";
+    await world.su.collection("users").update(world.users.owner.id, { name: email });
     const org = world.a.organization.id;
     const thingType = await owner.collection("thing_types").create({ organization: org, name: "Gauge", prefix: "GAUGE" });
     const created: Array<[string, RecordModel]> = [
@@ -45,6 +46,16 @@ describe("activity feed", () => {
       // Each label is the name at that moment: later renames do not rewrite earlier entries.
       expect(entries.map((entry) => entry.label), collection).toEqual([record.name, `${record.name} v2`, `${record.name} v2`]);
     }
+  });
+
+  it("shows a user's address only if the user made it visible, as the Members screen does", async () => {
+    const admin = await world.client("admin");
+    const { id, email } = world.users.admin;
+    const named = async () => (await activityOf(admin, (await admin.collection("locations").create({ organization: world.a.organization.id, name: unique("who") })).id))[0].actor;
+    await world.su.collection("users").update(id, { name: "", emailVisibility: false });
+    expect(await named()).toBe(`users:${id}`);
+    await world.su.collection("users").update(id, { emailVisibility: true });
+    expect(await named()).toBe(email);
   });
 
   it("attributes SuperUser writes to `superuser`, never the staff address", async () => {

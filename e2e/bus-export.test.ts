@@ -67,8 +67,8 @@ async function userCreds(account: Account, user = createUser()): Promise<Uint8Ar
   return fmtCreds(await encodeUser("user", user, account.pub, {}, { signer: account.signing }), user);
 }
 
-async function accountJwt(identity: Identity, account: Account): Promise<string> {
-  const claims = { limits: { ...UNLIMITED, disk_storage: -1, mem_storage: -1 }, signing_keys: [account.signing.getPublicKey()] };
+async function accountJwt(identity: Identity, account: Account, persistence = { disk_storage: -1, mem_storage: -1 }): Promise<string> {
+  const claims = { limits: { ...UNLIMITED, ...persistence }, signing_keys: [account.signing.getPublicKey()] };
   return encodeAccount("tenant", account.identity, claims, { signer: identity.signing });
 }
 
@@ -219,6 +219,33 @@ describe("bus export", () => {
       const back = await connectUser(server, creds);
       connections.push(back);
       expect(back.isClosed()).toBe(false);
+    } finally {
+      await Promise.all(connections.map((c) => c.close().catch(() => undefined)));
+      await server.stop();
+    }
+  });
+
+  it("enables JetStream for every tenant: their persistence limits are caps, not reservations of the disk", async () => {
+    const exported = await exportFolder(platform);
+    const credsFile = join(exported.dir, "..", `sys-${seq++}.creds`);
+    writeFileSync(credsFile, identity.systemUserCreds, { mode: 0o600 });
+    const server = await startNatsServer({ configDir: exported.dir });
+    const connections: NatsConnection[] = [];
+    try {
+      const sys = await connect({ servers: server.url, authenticator: credsAuthenticator(readFileSync(credsFile)) });
+      connections.push(sys);
+      // Caps of 64 TiB each: past the free disk of any machine, as 5 GiB caps are past it from the
+      // eleventh tenant on a disk with 73 GB free, where nats-server then left JetStream off.
+      const persistence = { disk_storage: 64 * 1024 ** 4, mem_storage: 64 * 1024 ** 2 };
+      for (let tenant = 0; tenant < 3; tenant++) {
+        const account = newAccount();
+        expect((await sysRequest(sys, "$SYS.REQ.CLAIMS.UPDATE", await accountJwt(identity, account, persistence))).error).toBeUndefined();
+        const user = await connectUser(server, await userCreds(account));
+        connections.push(user);
+        const info = (await user.request("$JS.API.INFO", "", { timeout: 5_000 })).json<{ error?: unknown; limits?: { max_storage: number } }>();
+        expect(info.error, `tenant ${tenant}`).toBeUndefined();
+        expect(info.limits?.max_storage).toBe(persistence.disk_storage);
+      }
     } finally {
       await Promise.all(connections.map((c) => c.close().catch(() => undefined)));
       await server.stop();

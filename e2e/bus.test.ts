@@ -169,11 +169,43 @@ describe("bus user transitions", () => {
   });
 });
 
+describe("exports and imports the account claim cannot carry", () => {
+  // Found by a black-box audit (2026-11-25): nats-server refuses a claim with one bad export as a whole,
+  // so the account stayed at its last accepted claim and a suspension recorded after it never took.
+  it("are refused, and a double-click is signed once, so a suspension still reaches the bus", async () => {
+    const organization = (await w.su.collection("organizations").create({ name: "Exchange", code: unique("xchg"), active: true })).id;
+    const { pb: owner } = await signedInMember(organization, "owner");
+    const post = (collection: string, body: Record<string, unknown>) =>
+      fetch(`${bus.platform.url}/api/collections/${collection}/records`, {
+        method: "POST",
+        headers: { Authorization: owner.authStore.token, "Content-Type": "application/json" },
+        body: JSON.stringify({ organization, ...body }),
+      }).then(async (r) => ({ status: r.status, message: ((await r.json()) as { message: string }).message }));
+
+    const clicks = await Promise.all(Array.from({ length: 8 }, () => post("bus_account_exports", { name: "orders", subject: "orders.>", kind: "stream" })));
+    expect(clicks.map((c) => c.status)).toEqual(Array(8).fill(200));
+    expect(await post("bus_account_exports", { name: "eu", subject: "orders.eu", kind: "stream" })).toEqual({ status: 400, message: 'The stream export "orders.>" already covers "orders.eu".' });
+    expect(await post("bus_account_exports", { name: "spaced", subject: "a b", kind: "stream" })).toEqual({ status: 400, message: 'Subject "a b" cannot contain whitespace.' });
+    const exporter = w.b.bus_accounts.public_key;
+    expect((await post("bus_account_imports", { name: "x", subject: "telemetry.>", kind: "stream", account_pub: exporter, local_subject: "x y.>" })).status).toBe(400);
+    expect((await post("bus_account_imports", { name: "y", subject: "..", kind: "stream", account_pub: exporter })).status).toBe(400);
+
+    const account = await w.su.collection("bus_accounts").getFirstListItem(`organization = "${organization}"`);
+    expect(await eventually(async () => (await w.su.collection("bus_accounts").getOne(account.id)).bus_confirmed)).toBe(true);
+    const claim = JSON.parse(Buffer.from((await w.su.collection("bus_accounts").getOne(account.id)).jwt.split(".")[1], "base64url").toString());
+    expect(claim.nats.exports.filter((e: { subject: string }) => e.subject === "orders.>")).toHaveLength(1);
+    const user = await busUser(organization, { active: true });
+    expect(await refused(user.creds_file)).toBe(false);
+    await owner.collection("bus_users").update(user.id, { active: false });
+    expect(await eventually(() => refused(user.creds_file))).toBe(true);
+  });
+});
+
 describe("a suspended bus user", () => {
   it("refuses regenerate and revoke with a 400 that says why, and changes nothing", async () => {
     const user = await busUser(w.a.organization.id, { active: false });
     const owner = await w.client("owner");
-    for (const body of [{ regenerate: true }, { revoke: true }]) {
+    for (const [body, word] of [[{ regenerate: true }, "regenerated"], [{ revoke: true }, "revoked"]] as const) {
       const response = await fetch(`${bus.platform.url}/api/collections/bus_users/records/${user.id}`, {
         method: "PATCH",
         headers: { Authorization: owner.authStore.token, "Content-Type": "application/json" },
@@ -181,7 +213,7 @@ describe("a suspended bus user", () => {
       });
       expect({ status: response.status, body: await response.json() }).toEqual({
         status: 400,
-        body: { status: 400, message: "A suspended bus user is reactivated, not regenerated.", data: {} },
+        body: { status: 400, message: `A suspended bus user is reactivated, not ${word}.`, data: {} },
       });
     }
     const after = await w.su.collection("bus_users").getOne(user.id);

@@ -180,11 +180,13 @@ describe("activity", () => {
   it("shows the entry a change made, in words, newest first", async () => {
     const owner = await world.client("owner");
     const label = unique("Depot");
+    // The feed names people by profile name; addresses stay private unless their owners show them.
+    await world.su.collection("users").update(world.users.owner.id, { name: "Owen Owner" });
     await owner.collection("locations").create({ organization: world.a.organization.id, name: label });
 
     const { page, failures } = await open(world.users.viewer.email as string, "Activity");
     const entries = page.locator("ul.activity > li");
-    await expect.poll(() => entries.first().textContent()).toContain(`${world.users.owner.email as string} created Location “${label}”`);
+    await expect.poll(() => entries.first().textContent()).toContain(`Owen Owner created Location “${label}”`);
     await expectNoSeriousViolations(page, "activity");
     await screenshot(page, "viewer-activity");
     expect(failures).toEqual([]);

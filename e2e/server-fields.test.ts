@@ -149,6 +149,54 @@ describe("overlay network cidr", () => {
   });
 });
 
+describe("values the record API used to take as given (second audit, 2026-11-25)", () => {
+  it("a Thing's e-mail is the server's on create too, whoever sends one", async () => {
+    const member = await w.client("member");
+    const squat = `SQUAT-2@${w.b.organization.code}.thing.local`;
+    const created = await member.collection("things").create({ organization: w.a.organization.id, name: "squatter", code: "STK1", email: squat, password: PASSWORD, passwordConfirm: PASSWORD });
+    expect(created.email).toBeUndefined();
+    expect((await w.su.collection("things").getOne(created.id)).email).toBe(`STK1@${w.a.organization.code}.thing.local`);
+  });
+
+  it("a bool sent as anything but a boolean is refused, on create and update", async () => {
+    const owner = await w.client("owner");
+    const thing = await w.su.collection("things").create({ organization: w.a.organization.id, name: unique("flag"), active: true, password: PASSWORD, passwordConfirm: PASSWORD });
+    for (const active of ["yes", 1, 0, null, ["true"], {}]) {
+      expect(await patch(owner, "things", thing.id, { active }), JSON.stringify(active)).toEqual({ status: 400, message: "Active must be true or false." });
+    }
+    expect((await w.su.collection("things").getOne(thing.id)).active).toBe(true);
+    expect((await patch(await w.client("operator"), "organizations", w.b.organization.id, { active: "yes" })).status).toBe(400);
+    expect((await create(owner, "overlay_hosts", { organization: w.a.organization.id, network: w.a.overlay_networks.id, name: unique("h"), overlay_ip: "10.42.1.1", is_lighthouse: "on" })).status).toBe(400);
+    // The strings "true" and "false", which the record API reads right, stay accepted.
+    expect((await patch(owner, "things", thing.id, { active: "true" })).status).toBe(200);
+  });
+
+  it("an invitation's inviter is its caller, not what the body says", async () => {
+    const owner = await w.client("owner");
+    const invite = await owner.collection("invites").create({ organization: w.a.organization.id, email: `${unique("inv")}@example.test`, role: "member", invited_by: w.users.foreign_owner.id });
+    expect(invite.invited_by).toBe(w.users.owner.id);
+  });
+
+  it("a lighthouse's public endpoint must be host:port, since every peer's config carries it", async () => {
+    const owner = await w.client("owner");
+    const body = { organization: w.a.organization.id, network: w.a.overlay_networks.id, name: unique("lh"), overlay_ip: "10.42.2.1", is_lighthouse: true, active: true };
+    expect(await create(owner, "overlay_hosts", { ...body, public_endpoint: "not an endpoint" })).toEqual({
+      status: 400, message: 'Public_endpoint must be host:port (for example 203.0.113.7:4242), got "not an endpoint".',
+    });
+    expect((await create(owner, "overlay_hosts", { ...body, public_endpoint: "203.0.113.7:4242" })).status).toBe(200);
+  });
+
+  it("the system and operator organizations cannot be deleted, by a SuperUser either", async () => {
+    // This world was not bootstrapped: the two are made here as bootstrap makes them.
+    for (const flag of ["is_system_org", "is_operator_org"]) {
+      const organization = await w.su.collection("organizations").create({ name: flag, code: unique("platform"), active: true, [flag]: true });
+      const response = await fetch(`${platform.url}/api/collections/organizations/records/${organization.id}`, { method: "DELETE", headers: { Authorization: w.su.authStore.token } });
+      expect({ status: response.status, message: ((await response.json()) as { message: string }).message }).toEqual({ status: 400, message: "The operator and system organizations cannot be deleted." });
+      expect((await w.su.collection("organizations").getOne(organization.id)).id).toBe(organization.id);
+    }
+  });
+});
+
 describe("bus permissions", () => {
   const MESSAGE = "must be a list of subjects, or an object with allow and deny lists of subjects.";
 

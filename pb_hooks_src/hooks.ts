@@ -1,13 +1,17 @@
 // Dispatch of record hooks to the domains, by collection. main.pb.js binds these for every collection,
 // or for the collections of hookTags().
 import { currentConfig } from "./config/runtime";
-import { recordOf } from "./lib/events";
+import { recordOf, requestOfRecordEvent } from "./lib/events";
 import { collectionNames } from "./schema/names";
 import { busEffects, publishAfterCommit, withdrawDeletedAccount } from "./bus/effects";
 import { busStatusCollections } from "./bus/enrich";
 import { COUNTED_LISTS } from "./schema/row-counts";
 import { combineEffects, type WriteAction } from "./lib/effects";
 import { withApiErrors } from "./lib/errors";
+import { relationsExist } from "./lib/relations";
+import { nonBooleanFlag } from "./lib/body";
+import { sentJsonBody } from "./lib/request";
+import { fieldsOf } from "./lib/collections";
 import { journal } from "./observability/journal";
 import { stampActor } from "./observability/actor";
 import { refuseUnsignablePermissions } from "./bus/users";
@@ -18,7 +22,7 @@ import { refuseUnusableNetwork } from "./overlay/networks";
 import { prepareThing, refuseBlankCode, thingEffects } from "./inventory/things";
 import { prepareInvite } from "./tenancy/invites";
 import { currentRoleEffects } from "./tenancy/current-role";
-import { clearActiveOrganization, refuseCrossTenantRelations, refusePlatformOrganizationSuspension } from "./tenancy/invariants";
+import { clearActiveOrganization, refuseCrossTenantRelations, refusePlatformOrganizationDelete, refusePlatformOrganizationSuspension } from "./tenancy/invariants";
 
 /**
  * The collections each narrowly-concerned record hook is bound to. PocketBase runs every bound handler in
@@ -68,6 +72,7 @@ export function beforeUpdateRequest(e: core.RecordRequestEvent): void {
   const record = recordOf(e);
   const name = record.collection().name;
   const body = e.requestInfo().body as Record<string, unknown>;
+  refuseNonBooleanFlag(e);
   const read = (row: core.Record) => (field: string) => row.getString(field);
   const changed = e.hasSuperuserAuth() ? [] : serverFieldsChanged(n, name, read(record.original()), read(record));
   if (changed.length > 0) throw new BadRequestError(`${changed.join(", ")}: set by the server, not writable`);
@@ -95,9 +100,9 @@ export function afterDelete(e: core.RecordEvent): void {
 }
 
 /**
- * onRecordCreateRequest: booleans land as false, so an omitted `active` means active; an invitation's
- * token and validity are the server's (tenancy.invite_expiry_days) unless a SuperUser sets them. The
- * caller is stamped for the audit entry.
+ * onRecordCreateRequest: booleans land as false, so an omitted `active` means active, and a bool sent as
+ * anything but a boolean is refused; an invitation's token, validity (tenancy.invite_expiry_days) and
+ * inviter are the server's unless a SuperUser sets them. The caller is stamped for the audit entry.
  */
 export function beforeCreateRequest(e: core.RecordRequestEvent): void {
   stampActor(e);
@@ -107,10 +112,21 @@ export function beforeCreateRequest(e: core.RecordRequestEvent): void {
   if (name === n.invites && !e.hasSuperuserAuth()) {
     record.set("token", "");
     record.set("expiry", "");
+    // Who invited is the caller, not what the body claims (only a SuperUser updates an invitation).
+    record.set("invited_by", e.auth && e.auth.collection().name === n.users ? e.auth.id : "");
   }
-  if (name !== n.organizations && name !== n.things && name !== n.bus_users) return;
+  refuseNonBooleanFlag(e);
   const body = e.requestInfo().body as Record<string, unknown>;
+  if (name !== n.organizations && name !== n.things && name !== n.bus_users) return;
   if (!("active" in body)) record.set("active", true);
+}
+
+/** A 400 for a bool field a JSON body sets to anything but a boolean (lib/body.ts). */
+function refuseNonBooleanFlag(e: core.RecordRequestEvent): void {
+  const sent = sentJsonBody(requestOfRecordEvent(e));
+  const flags = fieldsOf(recordOf(e).collection()).filter((f) => f.type() === "bool").map((f) => f.getName());
+  const flag = sent && nonBooleanFlag(flags, sent);
+  if (flag) throw new BadRequestError(`${flag} must be true or false`);
 }
 
 /**
@@ -121,7 +137,9 @@ export function execute(e: core.RecordEvent, action: WriteAction): void {
   const config = currentConfig();
   const n = collectionNames(config);
   const record = recordOf(e);
+  if (action === "delete" && record.collection().name === n.organizations) refusePlatformOrganizationDelete(record);
   const effects = combineEffects(
+    relationsExist(record, action),
     currentRoleEffects(n, record, action),
     thingEffects(n, record, action),
     busEffects(n, config, record, action),

@@ -17,6 +17,10 @@ describe("activity entries in words", () => {
     }
   });
 
+  it("shows a user the feed names by reference as the Members screen does", () => {
+    expect(describeActivity({ ...entry, actor: "users:abc123" })).toBe("Unnamed user abc123 created Thing “Thermostat”");
+  });
+
   it("reads without an actor or a label", () => {
     expect(describeActivity({ ...entry, actor: "", label: "" })).toBe("Someone created a Thing");
   });

@@ -30,9 +30,13 @@ export function timeOf(entry: ActivityEntry): Date {
   return new Date(entry.timestamp.replace(" ", "T"));
 }
 
-/** "alice@example.test created Thing “Thermostat”"; unknown collections or actions are named as stored. */
+/**
+ * "Alice created Thing “Thermostat”"; unknown collections or actions are named as stored. A user without a
+ * profile name who keeps the address private is written `users:<id>`, shown as the Members screen shows it.
+ */
 export function describeActivity(entry: ActivityEntry): string {
-  const who = entry.actor || "Someone";
+  const unnamed = /^users:(\w+)$/.exec(entry.actor);
+  const who = unnamed ? `Unnamed user ${unnamed[1]}` : entry.actor || "Someone";
   const verb = VERBS[entry.action] ?? entry.action;
   const what = NOUNS[entry.record] ?? entry.record;
   return entry.label ? `${who} ${verb} ${what} “${entry.label}”` : `${who} ${verb} a ${what}`;

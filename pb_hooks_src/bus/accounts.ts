@@ -6,6 +6,7 @@ import type { CollectionNames } from "../schema/names";
 import { badRequest } from "../lib/errors";
 import { accountClaims, limitsProblem, type AccountLimits, type Claims, type ExportClaim, type ImportClaim } from "./claims";
 import { jwtIssuedAt } from "./issued-at";
+import { distinctExchanges, exportsProblem, importsProblem, type ExchangeRow } from "./subjects";
 import { operatorKeys } from "./operator";
 import { sealSecret, unsealSecret } from "./secrets";
 import { newNkeys, signJwt } from "./signer";
@@ -52,15 +53,38 @@ export function refuseUnsignableLimits(account: core.Record): void {
   if (problem) throw badRequest(`limits ${problem}`);
 }
 
+/**
+ * Refuses, inside the write's transaction, an export or import the organization's account claim could
+ * not carry next to the others as committed (bus/subjects.ts): nats-server would refuse the whole claim.
+ */
+export function refuseUnsignableExchange(tx: CoreApp, n: CollectionNames, row: core.Record): void {
+  const collection = row.collection().name;
+  const others = findAll(tx, collection, "organization = {:org} && id != {:self}", { org: row.getString("organization"), self: row.id });
+  const rows = exchangeRows([...others, row]);
+  const problem = collection === n.bus_account_exports ? exportsProblem(rows) : importsProblem(rows);
+  if (problem) throw badRequest(problem);
+}
+
+/** Export or import rows as the claim reads them (an export has no account or local subject). */
+function exchangeRows(records: core.Record[]): (ExchangeRow & { name: string; kind: "stream" | "service"; account: string })[] {
+  return records.map((r) => ({
+    name: r.getString("name"),
+    subject: r.getString("subject"),
+    kind: r.getString("kind") === "service" ? ("service" as const) : ("stream" as const),
+    account: r.getString("account_pub"),
+    localSubject: r.getString("local_subject"),
+  }));
+}
+
 /** The account claim as recorded, signed by the operator's signing key. */
 export function signedAccountJwt(app: CoreApp, n: CollectionNames, account: core.Record): string {
   const organization = account.getString("organization");
-  const exports: ExportClaim[] = findAll(app, n.bus_account_exports, "organization = {:org}", { org: organization })
-    .map((r) => ({ name: r.getString("name"), subject: r.getString("subject"), type: kindOf(r) }));
-  const imports: ImportClaim[] = findAll(app, n.bus_account_imports, "organization = {:org}", { org: organization })
+  const exports: ExportClaim[] = distinctExchanges(exchangeRows(findAll(app, n.bus_account_exports, "organization = {:org}", { org: organization })))
+    .map((r) => ({ name: r.name, subject: r.subject, type: r.kind }));
+  const imports: ImportClaim[] = distinctExchanges(exchangeRows(findAll(app, n.bus_account_imports, "organization = {:org}", { org: organization })))
     .map((r) => {
-      const claim: ImportClaim = { name: r.getString("name"), subject: r.getString("subject"), account: r.getString("account_pub"), type: kindOf(r) };
-      if (r.getString("local_subject")) claim.local_subject = r.getString("local_subject");
+      const claim: ImportClaim = { name: r.name, subject: r.subject, account: r.account, type: r.kind };
+      if (r.localSubject) claim.local_subject = r.localSubject;
       return claim;
     });
   const claims: Claims = accountClaims({
@@ -95,10 +119,6 @@ export function userSigningSeed(account: core.Record): string {
   const seeds = jsonOf<string[]>(account, "signing_seeds");
   if (!seeds || seeds.length === 0) throw new Error("the bus account has no signing key");
   return unsealSecret(seeds[0], "the account signing key");
-}
-
-function kindOf(record: core.Record): "stream" | "service" {
-  return record.getString("kind") === "service" ? "service" : "stream";
 }
 
 /** A JSON field as plain JS (the record holds a types.JSONRaw). */

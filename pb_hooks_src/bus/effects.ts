@@ -4,7 +4,7 @@ import type { PlatformConfig } from "../config/types";
 import { findRecord, organizationExists } from "../lib/collections";
 import { activeTransition, deletedActiveThing, type ActiveTransition, type WriteAction, type WriteEffects } from "../lib/effects";
 import type { CollectionNames } from "../schema/names";
-import { accountOf, provisionAccount, resignAccount, signedAccountJwt } from "./accounts";
+import { accountOf, provisionAccount, refuseUnsignableExchange, resignAccount, signedAccountJwt } from "./accounts";
 import { ensureManagedExchange } from "./managed";
 import { publishAccount, publishClaim } from "./publish";
 import { addRevocation, prepareNewUser, prepareUserUpdate, revocationOf, type Revocation } from "./users";
@@ -34,7 +34,10 @@ export function busEffects(n: CollectionNames, config: PlatformConfig, record: c
     return { after: (tx, previous) => cascadeThingActive(tx, n, record, deletedActiveThing(tx, n, previous)) };
   }
   if ((name === n.bus_account_exports || name === n.bus_account_imports)) {
-    return { after: (tx) => resignOrganizationAccount(tx, n, record.getString("organization")) };
+    return {
+      before: action === "delete" ? undefined : (tx) => refuseUnsignableExchange(tx, n, record),
+      after: (tx) => resignOrganizationAccount(tx, n, record.getString("organization")),
+    };
   }
   if (name === n.bus_accounts && action === "update") {
     // A direct edit (limits, by a Platform Operator) changes the claim: sign what is recorded.

@@ -39,6 +39,8 @@ describe("natsServerConfig", () => {
       `  "${SYS}": "${JWT}"`,
       '  store_dir: "jetstream"',
       '  domain: "hub"',
+      "  max_file_store: 1125899906842624",
+      "  max_memory_store: 1125899906842624",
       "  port: 9222",
       "  no_tls: true",
       "  port: 7422",

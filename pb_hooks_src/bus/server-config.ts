@@ -25,6 +25,9 @@ export interface ServerConfigInput {
 
 export class ServerConfigError extends Error {}
 
+/** The JetStream totals of the hub (bytes): 1 PiB, beyond any sum of tenant caps a hub will carry. */
+export const JETSTREAM_TOTAL = 1024 ** 5;
+
 // nats-server refuses `.`, `*`, `>` and whitespace in a domain (a subject token); the platform keeps it
 // to the characters an edge site's configuration can carry unquoted as well.
 const DOMAIN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -65,9 +68,15 @@ export function natsServerConfig(input: ServerConfigInput): string {
     `  ${s(input.systemAccountPub)}: ${s(input.systemAccountJwt)}`,
     "}",
     "",
+    "# Each tenant's persistence limits are caps (bus.default_limits), not reservations. A standalone",
+    "# server enables JetStream for an account only while the sum of every account's caps fits these",
+    "# totals, which default to 75 % of the free disk and of RAM: with 5 GiB caps, about ten tenants. So",
+    "# the totals are set past any machine; what is actually stored is what the disk and RAM must hold.",
     "jetstream {",
     `  store_dir: ${s(input.jetstreamDir)}`,
     `  domain: ${s(input.domain)}`,
+    `  max_file_store: ${JETSTREAM_TOTAL}`,
+    `  max_memory_store: ${JETSTREAM_TOTAL}`,
     "}",
     "",
     "# Browsers. TLS is terminated in front of the server (an HTTPS page cannot open ws://).",

@@ -115,7 +115,7 @@ export function prepareUserUpdate(tx: CoreApp, n: CollectionNames, user: core.Re
 
   if (wasActive && !active) return revocationOf(user);
   if (!active) {
-    if (regenerate || revoke) throw badRequest("a suspended bus user is reactivated, not regenerated");
+    if (regenerate || revoke) throw badRequest(`a suspended bus user is reactivated, not ${revoke ? "revoked" : "regenerated"}`);
     return undefined;
   }
   if (revoke) {

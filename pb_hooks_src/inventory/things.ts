@@ -1,5 +1,5 @@
 // Record-level preparation of Things, for every writer: a blank code is generated under the type's
-// prefix and a blank e-mail becomes `<thing code>@<organization code>.thing.local`.
+// prefix and the e-mail is `<thing code>@<organization code>.thing.local`, whatever the caller sent.
 import { findRecord } from "../lib/collections";
 import { randomText } from "../lib/random";
 import { badRequest } from "../lib/errors";
@@ -11,10 +11,10 @@ const CODE_ATTEMPTS = 5;
 
 export function prepareThing(app: CoreApp, n: CollectionNames, thing: core.Record): void {
   if (thing.getString("code") === "") thing.set("code", uniqueCode(app, n, thing));
-  if (thing.getString("email") === "") {
-    const organization = findRecord(app, n.organizations, thing.getString("organization"));
-    if (organization) thing.set("email", thingEmail(thing.getString("code"), organization.getString("code")));
-  }
+  // Always the server's: a caller's address could sit in another organization's domain and take the
+  // address one of its codes needs (found by a black-box audit, 2026-11-25).
+  const organization = findRecord(app, n.organizations, thing.getString("organization"));
+  if (organization) thing.set("email", thingEmail(thing.getString("code"), organization.getString("code")));
 }
 
 /** An update may change a Thing's code but not blank it: the Thing's sign-in address was made from it. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  nonBooleanFlag,
   MAX_BODY_BYTES,
   isJsonMediaType,
   isObject,
@@ -137,5 +138,14 @@ describe("field readers", () => {
   it("oneOfStrings allows exactly the listed values", () => {
     expect(oneOfStrings("b", ["a", "b"] as const, "mode")).toBe("b");
     expect(refusal(() => oneOfStrings("B", ["a", "b"] as const, "x.mode"))).toEqual({ status: 400, message: "x.mode must be one of a, b" });
+  });
+});
+
+describe("nonBooleanFlag", () => {
+  it("names the first bool field set to anything but a boolean", () => {
+    expect(nonBooleanFlag(["active", "public"], { active: true, public: false, name: "x" })).toBeUndefined();
+    expect(nonBooleanFlag(["active"], { active: "true" })).toBeUndefined();
+    expect(nonBooleanFlag(["active"], { name: "yes" })).toBeUndefined();
+    for (const value of ["yes", "", 1, 0, null, [], {}]) expect(nonBooleanFlag(["public", "active"], { active: value }), JSON.stringify(value)).toBe("active");
   });
 });

@@ -72,3 +72,12 @@ export function oneOfStrings<T extends string>(value: string, allowed: readonly 
   }
   return value as T;
 }
+
+/**
+ * The first of `flags` (bool fields) that `body` sets to anything but a boolean, or undefined. The record
+ * API reads any other value as false, so `{"active": "yes"}` decommissioned a Thing; the strings "true"
+ * and "false", which it reads right, stay accepted.
+ */
+export function nonBooleanFlag(flags: readonly string[], body: JsonObject): string | undefined {
+  return flags.find((flag) => flag in body && ![true, false, "true", "false"].includes(body[flag] as never));
+}

@@ -1,5 +1,5 @@
 // The goja boundary of added routes: body reading and error answers, wrapped once.
-import { MAX_BODY_BYTES, parseJsonRequest, type JsonObject } from "./body";
+import { MAX_BODY_BYTES, isObject, parseJsonRequest, type JsonObject } from "./body";
 import { RouteError } from "./errors";
 import { requestOf } from "./events";
 
@@ -14,6 +14,24 @@ export function readJsonObject(e: core.RequestEvent, allowEmpty = false): JsonOb
   if (!request.body) return parseJsonRequest(contentType, "", allowEmpty);
   const bytes = toBytes(request.body, MAX_BODY_BYTES + 1);
   return parseJsonRequest(contentType, bytes.length ? toString(bytes) : "", allowEmpty, bytes.length);
+}
+
+/** Record API bodies can carry certificates and configs; past this the sent body is not read again. */
+const SENT_BODY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * A record request's JSON body as the client sent it. requestInfo().body holds the values PocketBase
+ * has already read into each field's type ("yes" into a bool is false), so a check of the sent types
+ * reads the body again (PocketBase keeps it re-readable). undefined for any other body.
+ */
+export function sentJsonBody(request: http.Request): JsonObject | undefined {
+  if (!request.body || !/^application\/json\b/i.test(request.header.get("Content-Type"))) return undefined;
+  try {
+    const value: unknown = JSON.parse(toString(toBytes(request.body, SENT_BODY_BYTES)));
+    return isObject(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -4,7 +4,7 @@ import { SUPERUSERS } from "./policy";
 export interface Actor {
   /** The audit log's actor: `<collection>:<id>`, `anonymous` or `system`. */
   ref: string;
-  /** The activity feed's actor: plain text a tenant may read (an e-mail address, `superuser`, `system`). */
+  /** The activity feed's actor: plain text every role of a tenant may read (a user's profile name, a Thing's address, `superuser`, `system`). */
   name: string;
 }
 
@@ -16,12 +16,26 @@ export interface Identity {
   collection: string;
   id: string;
   email: string;
+  /** A user's profile name ("" when unset or not a user). */
+  profileName: string;
+  /** Whether the user made its address visible (PocketBase's emailVisibility). */
+  emailVisible: boolean;
 }
 
 /** SuperUsers appear to tenants as `superuser`: the platform's staff addresses stay internal. */
-export function actorOf(identity: Identity | undefined): Actor {
+export function actorOf(identity: Identity | undefined, usersCollection: string): Actor {
   if (identity === undefined) return ANONYMOUS;
   const ref = `${identity.collection}:${identity.id}`;
   if (identity.collection === SUPERUSERS) return { ref, name: "superuser" };
-  return { ref, name: identity.email !== "" ? identity.email : ref };
+  return { ref, name: feedName(identity, usersCollection) || ref };
+}
+
+/**
+ * A user appears in the feed as the Members screen shows it: by profile name, and by address only if the
+ * user made it visible; every role reads the feed, and an address stays private to its owner otherwise
+ * (docs/decisions.md). A Thing's address is the platform's, made from its code.
+ */
+function feedName(identity: Identity, usersCollection: string): string {
+  if (identity.collection !== usersCollection) return identity.email;
+  return identity.profileName.trim() || (identity.emailVisible ? identity.email : "");
 }

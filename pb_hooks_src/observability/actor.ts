@@ -3,14 +3,28 @@
 // PocketBase keeps an unknown key in the record's data without persisting it (DBExport writes collection
 // fields only) and without exporting it (custom data is serialized only after WithCustomData(true)); the
 // request body cannot set it either (RecordUpsert.Load sets known fields only).
+import { currentConfig } from "../config/runtime";
 import { recordOf } from "../lib/events";
+import { collectionNames } from "../schema/names";
 import { actorOf, SYSTEM, type Actor, type Identity } from "./actor-ref";
 
 const ACTOR_REF = "@actor";
 const ACTOR_NAME = "@actorName";
 
-export function identityOf(record: core.Record): Identity {
-  return { collection: record.collection().name, id: record.id, email: record.getString("email") };
+/** The actor of a caller (undefined: no session). */
+export function actorFor(auth: core.Record | undefined): Actor {
+  return actorOf(auth ? identityOf(auth) : undefined, collectionNames(currentConfig()).users);
+}
+
+function identityOf(record: core.Record): Identity {
+  const isUser = record.collection().name === collectionNames(currentConfig()).users;
+  return {
+    collection: record.collection().name,
+    id: record.id,
+    email: record.getString("email"),
+    profileName: isUser ? record.getString("name") : "",
+    emailVisible: record.getBool("emailVisibility"),
+  };
 }
 
 /** onRecordCreateRequest / UpdateRequest / DeleteRequest, before e.next(). */
@@ -20,7 +34,7 @@ export function stampActor(e: core.RecordRequestEvent): void {
 
 /** Attributes a record's next save or delete to `auth` (routes that write with server privileges may call it). */
 export function attribute(record: core.Record, auth: core.Record | undefined): void {
-  const actor = actorOf(auth ? identityOf(auth) : undefined);
+  const actor = actorFor(auth);
   record.set(ACTOR_REF, actor.ref);
   record.set(ACTOR_NAME, actor.name);
 }

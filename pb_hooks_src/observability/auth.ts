@@ -7,8 +7,7 @@
 import { currentConfig } from "../config/runtime";
 import { recordOf } from "../lib/events";
 import { collectionNames } from "../schema/names";
-import { identityOf } from "./actor";
-import { actorOf } from "./actor-ref";
+import { actorFor } from "./actor";
 import { authEntry } from "./entries";
 import { isAudited, SUPERUSERS } from "./policy";
 import { writeAudit } from "./writer";
@@ -24,7 +23,7 @@ export function auditAuth(e: core.RecordAuthRequestEvent): void {
     return;
   }
   // The record proved its credentials; an impersonated session is the SuperUser's doing.
-  const actor = actorOf(identityOf(impersonated && e.auth ? e.auth : record)).ref;
+  const actor = actorFor(impersonated && e.auth ? e.auth : record).ref;
   const entry = writeAudit(e.app, n, authEntry(collection, record.id, actor));
   try {
     e.next();

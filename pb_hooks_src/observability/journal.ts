@@ -67,7 +67,7 @@ function recordActivity(tx: CoreApp, n: CollectionNames, record: core.Record, ac
   const organization = record.getString("organization");
   // A delete or an update (a relation cleared) cascading from its organization's delete: the
   // organization's feed is gone with it, and an entry nobody can ever read would only pin a dangling
-  // relation. A create needs its organization to exist, which the relation's validation checks.
+  // relation. A create needs its organization to exist, which lib/relations.ts checks in the transaction.
   if (action !== "create" && !organizationExists(tx, n, organization)) return;
   writeActivity(tx, n, {
     organization,

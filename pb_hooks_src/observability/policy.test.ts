@@ -76,16 +76,25 @@ describe("activityLabel", () => {
 });
 
 describe("actorOf", () => {
-  it("writes users and things as a reference and their e-mail", () => {
-    expect(actorOf({ collection: "users", id: "u1", email: "a@x.test" })).toEqual({ ref: "users:u1", name: "a@x.test" });
-    expect(actorOf({ collection: "things", id: "t1", email: "" })).toEqual({ ref: "things:t1", name: "things:t1" });
+  const user = { collection: "users", id: "u1", email: "a@x.test", profileName: "", emailVisible: false };
+
+  it("names a user by profile name, by address only if the user made it visible, else by reference", () => {
+    expect(actorOf({ ...user, profileName: " Ada " }, "users")).toEqual({ ref: "users:u1", name: "Ada" });
+    expect(actorOf({ ...user, emailVisible: true }, "users")).toEqual({ ref: "users:u1", name: "a@x.test" });
+    expect(actorOf(user, "users")).toEqual({ ref: "users:u1", name: "users:u1" });
+    expect(actorOf({ ...user, collection: "members" }, "members")).toEqual({ ref: "members:u1", name: "members:u1" });
+  });
+
+  it("names a Thing by its platform address", () => {
+    expect(actorOf({ ...user, collection: "things", id: "t1", email: "T-1@acme.thing.local" }, "users")).toEqual({ ref: "things:t1", name: "T-1@acme.thing.local" });
+    expect(actorOf({ ...user, collection: "things", id: "t1", email: "" }, "users")).toEqual({ ref: "things:t1", name: "things:t1" });
   });
 
   it("keeps SuperUser addresses out of tenant-readable text", () => {
-    expect(actorOf({ collection: "_superusers", id: "s1", email: "root@example.test" })).toEqual({ ref: "_superusers:s1", name: "superuser" });
+    expect(actorOf({ ...user, collection: "_superusers", id: "s1", email: "root@example.test" }, "users")).toEqual({ ref: "_superusers:s1", name: "superuser" });
   });
 
   it("is anonymous without an identity", () => {
-    expect(actorOf(undefined)).toEqual({ ref: "anonymous", name: "anonymous" });
+    expect(actorOf(undefined, "users")).toEqual({ ref: "anonymous", name: "anonymous" });
   });
 });

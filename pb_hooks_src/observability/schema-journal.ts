@@ -7,8 +7,8 @@
 // the duration of the request; imports (/api/collections/import) and non-API writers are `system`.
 import { currentConfig } from "../config/runtime";
 import { collectionNames } from "../schema/names";
-import { identityOf } from "./actor";
-import { actorOf, SYSTEM } from "./actor-ref";
+import { actorFor } from "./actor";
+import { SYSTEM } from "./actor-ref";
 import type { Values } from "./changes";
 import { schemaEntry, type WriteAction } from "./entries";
 import { collectionValues } from "./snapshot";
@@ -21,7 +21,7 @@ const ACTOR_KEY_PREFIX = "observability.collection-actor.";
 export function stampCollectionActor(e: core.CollectionRequestEvent): void {
   const collection = collectionOf(e);
   const key = ACTOR_KEY_PREFIX + collection.id;
-  e.app.store().set(key, actorOf(e.auth ? identityOf(e.auth) : undefined).ref);
+  e.app.store().set(key, actorFor(e.auth).ref);
   try {
     e.next();
   } finally {

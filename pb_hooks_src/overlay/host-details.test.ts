@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { HostError, hostDetails, hostGroups, hostNetwork, hostNotAfter, overlayNetwork, parseAddress } from "./host-details";
+import { HostError, checkPublicEndpoint, hostDetails, hostGroups, hostNetwork, hostNotAfter, overlayNetwork, parseAddress } from "./host-details";
 
 describe("overlay host placement", () => {
   it("keeps the network's mask, never /32", () => {
@@ -30,6 +30,13 @@ describe("overlay host placement", () => {
       expect(() => overlayNetwork(cidr)).toThrow(`"${cidr}"`);
     }
     expect(() => overlayNetwork("10.42.0.4/31")).toThrow("too narrow");
+  });
+
+  it("takes a public endpoint as host:port, or none", () => {
+    for (const endpoint of ["", "203.0.113.7:4242", "lighthouse.example.com:4242", "[2001:db8::1]:4242"]) expect(() => checkPublicEndpoint(endpoint), endpoint).not.toThrow();
+    for (const endpoint of ["not an endpoint", "203.0.113.7", "host:0", "host:65536", "host:port", ":4242"]) {
+      expect(() => checkPublicEndpoint(endpoint), endpoint).toThrow(`public_endpoint must be host:port (for example 203.0.113.7:4242), got "${endpoint}"`);
+    }
   });
 
   it("refuses a broken or too narrow network", () => {

@@ -52,6 +52,17 @@ export function hostNetwork(cidr: string, overlayIp: string): string {
   return formatNetwork(ip, network.bits);
 }
 
+/**
+ * A lighthouse's `public_endpoint`: empty, or `host:port` as Nebula's static_host_map reads it. Every peer's
+ * config carries it, so one unreadable value made `nebula -test` fail for the whole network.
+ */
+export function checkPublicEndpoint(text: string): void {
+  if (text === "") return;
+  const parts = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(text);
+  const port = parts ? Number(parts[2]) : 0;
+  if (port < 1 || port > 65535) throw new HostError(`public_endpoint must be host:port (for example 203.0.113.7:4242), got "${text}"`);
+}
+
 /** The `groups` json field: absent/null is no groups; otherwise an array of non-empty strings. */
 export function hostGroups(value: unknown): string[] {
   if (value === null || value === undefined || value === "") return [];

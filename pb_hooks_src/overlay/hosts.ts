@@ -26,7 +26,7 @@ import {
   type Certificate,
 } from "./cert";
 import { hostConfigYaml, lighthousesSql, type Lighthouse } from "./host-config";
-import { HostError, hostDetails, hostGroups, hostNetwork } from "./host-details";
+import { HostError, checkPublicEndpoint, hostDetails, hostGroups, hostNetwork } from "./host-details";
 import { sealOverlaySecret, unsealOverlaySecret } from "./secrets";
 
 const sha256hex = (data: Uint8Array): string => bytesToHex(sha256(data));
@@ -78,6 +78,7 @@ export function prepareHost(tx: CoreApp, n: CollectionNames, host: core.Record, 
     const activeChanged = !!original && original.getBool("active") !== host.getBool("active");
     // Reactivation re-signs: the certificate blocked while inactive stays blocked (docs/overlay.md "Deactivation").
     const reactivated = activeChanged && host.getBool("active");
+    if (!original || original.getString("public_endpoint") !== host.getString("public_endpoint")) checkPublicEndpoint(host.getString("public_endpoint"));
     const changed = !original || reactivated || !host.getString("cert") || CERTIFICATE_FIELDS.some((f) => toString(original.get(f)) !== toString(host.get(f)));
     const ca = caOf(tx, n, host.getString("organization"));
     if (!ca || !ca.getString("cert")) throw new HostError("no overlay certificate authority for the organization");

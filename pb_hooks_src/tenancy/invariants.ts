@@ -48,6 +48,16 @@ export function refusePlatformOrganizationSuspension(record: core.Record): void 
   }
 }
 
+/**
+ * Nor deleted, by anyone: readiness then fails its bootstrap check, and `bootstrap`, which the check
+ * names as the fix, refuses to run twice.
+ */
+export function refusePlatformOrganizationDelete(record: core.Record): void {
+  if (record.getBool("is_operator_org") || record.getBool("is_system_org")) {
+    throw new BadRequestError("the operator and system organizations cannot be deleted");
+  }
+}
+
 /** Deleting a membership clears the user's active organization when it pointed there (rule 9). */
 export function clearActiveOrganization(app: CoreApp, n: CollectionNames, membership: core.Record): void {
   const user = findRecord(app, n.users, membership.getString("user"));
