@@ -13,6 +13,7 @@ import { nonBooleanFlag } from "./lib/body";
 import { sentJsonBody } from "./lib/request";
 import { fieldsOf } from "./lib/collections";
 import { journal } from "./observability/journal";
+import { isDerivedActivity } from "./observability/writer";
 import { stampActor } from "./observability/actor";
 import { refuseUnsignablePermissions } from "./bus/users";
 import { refuseUnsignableLimits } from "./bus/accounts";
@@ -139,7 +140,8 @@ export function execute(e: core.RecordEvent, action: WriteAction): void {
   const record = recordOf(e);
   if (action === "delete" && record.collection().name === n.organizations) refusePlatformOrganizationDelete(record);
   const effects = combineEffects(
-    relationsExist(record, action),
+    // Feed entries are written by the journal inside the write it describes, its organization checked.
+    isDerivedActivity(record) ? undefined : relationsExist(record, action),
     currentRoleEffects(n, record, action),
     thingEffects(n, record, action),
     busEffects(n, config, record, action),
