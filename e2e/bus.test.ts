@@ -387,6 +387,9 @@ describe("signing keys (POST /api/org/bus-account/keys)", () => {
     const viewerPb = client(bus.platform.url);
     await viewerPb.collection("users").authWithPassword(viewer.email as string, PASSWORD);
     expect((await keys(viewerPb, { action: "rotate" })).status).toBe(403);
+    // The role is checked before the body: a malformed one is no hint to a caller who may not act.
+    expect((await keys(viewerPb, { action: "shred" })).status).toBe(403);
+    expect((await keys(viewerPb, [])).status).toBe(403);
 
     expect((await keys(pb, { action: "rotate" })).status).toBe(200);
     expect(await eventually(async () => refused(user.creds_file))).toBe(true);

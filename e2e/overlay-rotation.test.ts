@@ -64,6 +64,9 @@ describe("overlay CA rotation", () => {
     const owner = await w.client("owner");
     expect(await statusOf((await w.client("viewer")).send("/api/org/overlay-ca/rotate", { method: "POST", body: { step: "prepare" } }))).toBe(403);
     expect(await statusOf((await w.client("member")).send("/api/org/overlay-ca/rotate", { method: "POST", body: { step: "prepare" } }))).toBe(403);
+    // The role is checked before the body: a malformed one is no hint to a caller who may not act.
+    expect(await statusOf((await w.client("member")).send("/api/org/overlay-ca/rotate", { method: "POST", body: { step: "shred" } }))).toBe(403);
+    expect(await statusOf((await w.client("viewer")).send("/api/org/overlay-ca/rotate", { method: "POST", body: [] }))).toBe(403);
     expect((await rotate(owner, { step: "abort" })).status).toBe(400);
     expect((await rotate(owner, {})).status).toBe(400);
     expect((await rotate(owner, { step: 3 })).status).toBe(400);

@@ -4,6 +4,7 @@ import { forbidden } from "../lib/errors";
 import { entityTag, noneMatchHits } from "../lib/etag";
 import { requestOf } from "../lib/events";
 import { readJsonObject, respond } from "../lib/request";
+import { MANAGERS } from "../lib/roles";
 import { collectionNames } from "../schema/names";
 import { activeMembership } from "../tenancy/active";
 import { manageSigningKeys } from "./keys";
@@ -44,8 +45,9 @@ export function rotateRoute(e: core.RequestEvent): void {
 export function signingKeysRoute(e: core.RequestEvent): void {
   respond(e, () => {
     const n = collectionNames(currentConfig());
-    const body = readJsonObject(e);
     const caller = activeMembership(e.app, n, e.auth);
-    return { status: 200, body: manageSigningKeys(e.app, n, caller, body) };
+    // The role before the body: a caller who may not act learns nothing about what a valid body looks like.
+    if (!MANAGERS.includes(caller.role)) throw forbidden("managing signing keys needs the owner or admin role");
+    return { status: 200, body: manageSigningKeys(e.app, n, caller, readJsonObject(e)) };
   });
 }

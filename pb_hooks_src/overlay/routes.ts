@@ -19,10 +19,10 @@ export function rotateCaRoute(e: core.RequestEvent): void {
   respond(e, () => {
     const config = currentConfig();
     const n = collectionNames(config);
-    const body = readJsonObject(e);
     const caller = activeMembership(e.app, n, e.auth);
+    // The role before the body: a caller who may not act learns nothing about what a valid body looks like.
     if (!MANAGERS.includes(caller.role)) throw forbidden("rolling the overlay CA needs the owner or admin role");
-    const step = oneOfStrings(requiredString(body, "step"), ROTATION_STEPS, "step");
+    const step = oneOfStrings(requiredString(readJsonObject(e), "step"), ROTATION_STEPS, "step");
     return { status: 200, body: rotateOverlayCa(e.app, n, config, caller, step) };
   });
 }
