@@ -119,6 +119,17 @@ async function sysRequest(nc: NatsConnection, subject: string, body: string): Pr
   return reply.json();
 }
 
+/** The system user's creds, written beside the exported folder (never inside it). */
+function systemCredsFile(exported: Exported): string {
+  const path = join(exported.dir, "..", `sys-${seq++}.creds`);
+  writeFileSync(path, identity.systemUserCreds, { mode: 0o600 });
+  return path;
+}
+
+async function connectSystem(server: NatsServer, credsFile: string): Promise<NatsConnection> {
+  return connect({ servers: server.url, authenticator: credsAuthenticator(readFileSync(credsFile)) });
+}
+
 async function connectUser(server: NatsServer, creds: Uint8Array): Promise<NatsConnection> {
   return connect({ servers: server.url, authenticator: credsAuthenticator(creds), reconnect: false, timeout: 5_000 });
 }
@@ -172,13 +183,12 @@ describe("bus export", () => {
 
   it("runs in the pinned nats-server: accounts are pushed, withdrawn, stay withdrawn across a restart, and come back", async () => {
     const exported = await exportFolder(platform);
-    const credsFile = join(exported.dir, "..", `sys-${seq++}.creds`);
-    writeFileSync(credsFile, identity.systemUserCreds, { mode: 0o600 });
+    const credsFile = systemCredsFile(exported);
     let server = await startNatsServer({ configDir: exported.dir });
     const connections: NatsConnection[] = [];
     try {
       expect(server.port).toBe(exported.port);
-      const sys = await connect({ servers: server.url, authenticator: credsAuthenticator(readFileSync(credsFile)) });
+      const sys = await connectSystem(server, credsFile);
       connections.push(sys);
 
       const tenant = newAccount();
@@ -205,7 +215,7 @@ describe("bus export", () => {
       await sys.close();
       await server.stop();
       server = await startNatsServer({ configDir: exported.dir });
-      const afterRestart = await connect({ servers: server.url, authenticator: credsAuthenticator(readFileSync(credsFile)) });
+      const afterRestart = await connectSystem(server, credsFile);
       connections.push(afterRestart);
       await expect(connectUser(server, creds)).rejects.toThrow(/authorization/i);
       const stored = await sysRequest(afterRestart, "$SYS.REQ.CLAIMS.LIST", "");
@@ -227,12 +237,10 @@ describe("bus export", () => {
 
   it("enables JetStream for every tenant: their persistence limits are caps, not reservations of the disk", async () => {
     const exported = await exportFolder(platform);
-    const credsFile = join(exported.dir, "..", `sys-${seq++}.creds`);
-    writeFileSync(credsFile, identity.systemUserCreds, { mode: 0o600 });
     const server = await startNatsServer({ configDir: exported.dir });
     const connections: NatsConnection[] = [];
     try {
-      const sys = await connect({ servers: server.url, authenticator: credsAuthenticator(readFileSync(credsFile)) });
+      const sys = await connectSystem(server, systemCredsFile(exported));
       connections.push(sys);
       // Caps of 64 TiB each: past the free disk of any machine, as 5 GiB caps are past it from the
       // eleventh tenant on a disk with 73 GB free, where nats-server then left JetStream off.

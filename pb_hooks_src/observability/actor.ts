@@ -13,16 +13,17 @@ const ACTOR_NAME = "@actorName";
 
 /** The actor of a caller (undefined: no session). */
 export function actorFor(auth: core.Record | undefined): Actor {
-  return actorOf(auth ? identityOf(auth) : undefined, collectionNames(currentConfig()).users);
+  const users = collectionNames(currentConfig()).users;
+  return actorOf(auth ? identityOf(auth, users) : undefined, users);
 }
 
-function identityOf(record: core.Record): Identity {
-  const isUser = record.collection().name === collectionNames(currentConfig()).users;
+function identityOf(record: core.Record, users: string): Identity {
+  const collection = record.collection().name;
   return {
-    collection: record.collection().name,
+    collection,
     id: record.id,
     email: record.getString("email"),
-    profileName: isUser ? record.getString("name") : "",
+    profileName: collection === users ? record.getString("name") : "",
     emailVisible: record.getBool("emailVisibility"),
   };
 }
