@@ -182,6 +182,8 @@ describe("activity", () => {
     const label = unique("Depot");
     // The feed names people by profile name; addresses stay private unless their owners show them.
     await world.su.collection("users").update(world.users.owner.id, { name: "Owen Owner" });
+    // An admin without a name who keeps the address private, for the screenshots: "Unnamed user <id>".
+    await (await world.client("admin")).collection("locations").create({ organization: world.a.organization.id, name: unique("Yard") });
     await owner.collection("locations").create({ organization: world.a.organization.id, name: label });
 
     const { page, failures } = await open(world.users.viewer.email as string, "Activity");
@@ -189,6 +191,8 @@ describe("activity", () => {
     await expect.poll(() => entries.first().textContent()).toContain(`Owen Owner created Location “${label}”`);
     await expectNoSeriousViolations(page, "activity");
     await screenshot(page, "viewer-activity");
+    await page.setViewportSize({ width: 360, height: 740 });
+    await screenshot(page, "360-viewer-activity");
     expect(failures).toEqual([]);
     await page.context().close();
   });
