@@ -94,6 +94,28 @@ describe("provisioning", () => {
   });
 });
 
+describe("account limits", () => {
+  it("0 on either persistence limit leaves the account without persistence (spec 8.2), and a limit back on restores it", async () => {
+    const org = await w.su.collection("organizations").create({ name: "No twin", code: unique("notwin"), active: true });
+    const nc = await dial((await busUser(org.id)).creds_file);
+    const jetstream = async (): Promise<{ error?: { description?: string } }> =>
+      nc.request("$JS.API.INFO", "", { timeout: 5_000 }).then(
+        (reply) => reply.json(),
+        (e: Error) => ({ error: { description: e.message } }),
+      );
+    expect((await jetstream()).error).toBeUndefined();
+    const operator = await w.client("operator");
+    const { limits } = await account(org.id);
+    for (const off of ["max_persist_memory_storage", "max_persist_disk_storage"]) {
+      await operator.collection("bus_accounts").update((await account(org.id)).id, { limits: { ...limits, [off]: 0 } });
+      expect(await eventually(async () => (await jetstream()).error !== undefined), off).toBe(true);
+      expect((await jetstream()).error?.description, off).toMatch(/not enabled/i);
+      await operator.collection("bus_accounts").update((await account(org.id)).id, { limits });
+      expect(await eventually(async () => (await jetstream()).error === undefined), off).toBe(true);
+    }
+  });
+});
+
 describe("credentials", () => {
   it("connect and are held to their permissions", async () => {
     const role = await w.su.collection("bus_roles").create({
@@ -166,6 +188,28 @@ describe("bus user transitions", () => {
     expect(await refused(again.creds_file)).toBe(false);
     // Rotation re-signs for the same seed: the leaked file keeps working until a revoke.
     expect(await refused(user.creds_file)).toBe(false);
+  });
+
+  it("narrowed permissions bind at once: the earlier creds file of the key is cut off, the new one holds the new permissions", async () => {
+    const user = await busUser(w.a.organization.id);
+    const old = await dial(user.creds_file);
+    const observer = await dial((await busUser(w.a.organization.id)).creds_file);
+    const narrowed = await (await w.client("owner")).collection("bus_users").update(user.id, { publish_permissions: { allow: ["telemetry.>"] } });
+    expect(narrowed.public_key).toBe(user.public_key);
+    expect(await closedWithin(old, 5_000)).toBe(true);
+    expect(await refused(user.creds_file)).toBe(true);
+    const nc = await dial(narrowed.creds_file);
+    expect(await received(observer, ">", async () => {
+      nc.publish("telemetry.room1", "21.5");
+      nc.publish("commands.room1", "reboot");
+      await nc.flush();
+    })).toEqual(["telemetry.room1"]);
+    // Widened again: the narrowed file is cut off in turn, and a save that changes nothing cuts nothing.
+    const widened = await (await w.client("admin")).collection("bus_users").update(user.id, { publish_permissions: null });
+    expect(await refused(narrowed.creds_file)).toBe(true);
+    expect(await refused(widened.creds_file)).toBe(false);
+    await (await w.client("admin")).collection("bus_users").update(user.id, { name: unique("renamed") });
+    expect(await refused(widened.creds_file)).toBe(false);
   });
 });
 

@@ -45,10 +45,13 @@ describe("accountClaims", () => {
     expect(l).toMatchObject({ conn: 100, subs: 5000, payload: 1048576, disk_storage: 5368709120, mem_storage: 67108864, data: -1 });
   });
 
-  it("keeps 0 as 'persistence disabled' and -1 as unlimited", () => {
-    const l = accountClaims({ ...account, limits: { ...limits, max_persist_disk_storage: 0, max_connections: -1 } }).nats.limits as Record<string, number>;
-    expect(l.disk_storage).toBe(0);
-    expect(l.conn).toBe(-1);
+  it("reads 0 on either persistence limit as persistence disabled for the account (both tiers), -1 as unlimited", () => {
+    for (const off of ["max_persist_disk_storage", "max_persist_memory_storage"]) {
+      const l = accountClaims({ ...account, limits: { ...limits, [off]: 0, max_connections: -1 } }).nats.limits as Record<string, number>;
+      expect(l, off).toMatchObject({ disk_storage: 0, mem_storage: 0, conn: -1 });
+    }
+    const unlimited = { ...limits, max_persist_disk_storage: -1, max_persist_memory_storage: -1 };
+    expect(accountClaims({ ...account, limits: unlimited }).nats.limits).toMatchObject({ disk_storage: -1, mem_storage: -1 });
   });
 
   it("admits nothing while suspended but keeps the persistence limits", () => {

@@ -125,6 +125,10 @@ export interface AccountState {
 export function accountClaims(state: AccountState): Claims {
   const { limits } = state;
   const traffic = (value: number) => (state.suspended ? 0 : value);
+  // Spec 8.2: 0 on either persistence limit disables persistence for the account. nats-server enables
+  // JetStream for an account while either storage limit is non-zero, so both are signed as 0.
+  const persists = limits.max_persist_memory_storage !== 0 && limits.max_persist_disk_storage !== 0;
+  const storage = (value: number) => (persists ? value : 0);
   const nats: Record<string, unknown> = {
     type: "account",
     version: 2,
@@ -137,8 +141,8 @@ export function accountClaims(state: AccountState): Claims {
       wildcards: true,
       conn: traffic(limits.max_connections),
       leaf: traffic(NO_LIMIT),
-      mem_storage: limits.max_persist_memory_storage,
-      disk_storage: limits.max_persist_disk_storage,
+      mem_storage: storage(limits.max_persist_memory_storage),
+      disk_storage: storage(limits.max_persist_disk_storage),
       streams: NO_LIMIT,
       consumer: NO_LIMIT,
     },

@@ -1,5 +1,6 @@
 // Bus users: credentials minted from the recorded state. A user's JWT carries its role's permissions
-// (copied at creation unless given) and is signed by its account's signing key. Suspension puts the key
+// (copied at creation unless given) and is signed by its account's signing key. A change of the user's
+// permissions cuts the key's earlier credentials off, as a suspension does. Suspension puts the key
 // on the account's revocation list with a cutoff second; anything issued later must be issued strictly
 // after that second, since nats-server compares whole seconds and refuses a JWT issued at the cutoff.
 import { findRecord } from "../lib/collections";
@@ -128,15 +129,23 @@ export function prepareUserUpdate(tx: CoreApp, n: CollectionNames, user: core.Re
   const permissionsChanged = ["publish_permissions", "subscribe_permissions"].some(
     (f) => toString(previous.get(f)) !== toString(user.get(f)),
   );
+  if (permissionsChanged && wasActive) {
+    // A credential carries the permissions it was signed with and never expires: the key's earlier
+    // credentials are cut off, or a narrowing would not bind a holder of an older creds file. The key
+    // stays, so its holder only re-reads its row (the agent does on the hub's refusal).
+    const revocation = revocationOf(user);
+    mint(tx, n, user, undefined, revocation.cutoff);
+    return revocation;
+  }
   if (regenerate || !wasActive || permissionsChanged) mint(tx, n, user);
   return undefined;
 }
 
 /**
- * A cutoff that covers the key's current credential: a credential minted just after an earlier cutoff is
- * issued in a second that may still lie ahead of the clock.
+ * What cuts a user's current key off: its public key, with a cutoff at or after its credential's issue
+ * (a credential minted just after an earlier cutoff is issued in a second that may still lie ahead of
+ * the clock).
  */
-/** What cuts a user's current key off: its public key, with a cutoff at or after its credential's issue. */
 export function revocationOf(user: core.Record): Revocation {
   return { publicKey: user.getString("public_key"), cutoff: Math.max(nowSeconds(), jwtIssuedAt(user.getString("jwt"))) };
 }
@@ -155,21 +164,28 @@ function replaceKey(user: core.Record): void {
 }
 
 /**
- * Signs a credential for the user's current key, issued strictly after any cutoff of that key and after
- * the credential it replaces: a JWT's claims are its issue second and fields, so a re-sign within the same
- * second would hand back the very same credential.
+ * Signs a credential for the user's current key, issued strictly after any cutoff of that key (the
+ * recorded one, and `cutoff`, one this write is adding) and after the credential it replaces: a JWT's
+ * claims are its issue second and fields, so a re-sign within the same second would hand back the very
+ * same credential.
  */
-function mint(tx: CoreApp, n: CollectionNames, user: core.Record, account = accountOf(tx, n, user.getString("organization"))): void {
+function mint(
+  tx: CoreApp,
+  n: CollectionNames,
+  user: core.Record,
+  account = accountOf(tx, n, user.getString("organization")),
+  cutoff = 0,
+): void {
   if (!account) throw badRequest("the organization has no bus account");
   const publicKey = user.getString("public_key");
-  const cutoff = (jsonOf<Record<string, number>>(account, "revocations") ?? {})[publicKey] ?? 0;
+  const recordedCutoff = (jsonOf<Record<string, number>>(account, "revocations") ?? {})[publicKey] ?? 0;
   const jwt = signJwt(userSigningSeed(account), userClaims({
     userPub: publicKey,
     name: user.getString("name"),
     accountPub: account.getString("public_key"),
     publish: permissionsFrom(jsonOf<unknown>(user, "publish_permissions")),
     subscribe: permissionsFrom(jsonOf<unknown>(user, "subscribe_permissions")),
-    iat: Math.max(nowSeconds(), cutoff + 1, jwtIssuedAt(user.getString("jwt")) + 1),
+    iat: Math.max(nowSeconds(), recordedCutoff + 1, cutoff + 1, jwtIssuedAt(user.getString("jwt")) + 1),
   }));
   user.set("jwt", jwt);
   user.set("creds_file", credsFile(jwt, unsealSecret(user.getString("seed"), "the bus user's seed")));
