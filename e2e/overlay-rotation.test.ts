@@ -207,4 +207,32 @@ describe("overlay CA rotation", () => {
     for (const host of racers) verifies(issuing.cert, host);
     expect((await rotate(owner, { step: "finish" })).status).toBe(200);
   });
+
+  it("a prepared rotation is withdrawn by the Platform Operator on the record: the incoming CA is gone from the row and from every config", async () => {
+    const owner = await w.client("owner");
+    const operator = await w.client("operator");
+    const issuing = await ca();
+    expect((await rotate(owner, { step: "prepare" })).status).toBe(200);
+    const prepared = await ca();
+    expect(certCount(caBundleOf((await hostsOf())[0].config_yaml))).toBe(2);
+    // The owner may not edit the CA record (spec 5.6), and the operator may not move the rotation on.
+    expect(await statusOf(owner.collection("overlay_ca").update(issuing.id, { rotation: "" }))).toBe(404);
+    expect(await statusOf(operator.collection("overlay_ca").update(issuing.id, { rotation: "committed" }))).toBe(400);
+    expect(await statusOf(operator.collection("overlay_ca").update(issuing.id, { rotation: "", cert: prepared.next_cert }))).toBe(400);
+
+    const withdrawn = await operator.collection("overlay_ca").update(issuing.id, { rotation: "" });
+    expect(withdrawn).toMatchObject({ rotation: "", next_cert: "", next_fingerprint: "", next_not_after: "", cert: issuing.cert, fingerprint: issuing.fingerprint });
+    expect((await ca()).next_private_key).toBe("");
+    const hosts = await hostsOf();
+    expect(hosts.length).toBeGreaterThan(0);
+    for (const host of hosts) {
+      const bundle = caBundleOf(host.config_yaml);
+      expect(certCount(bundle), host.name).toBe(1);
+      expect(bundle).toContain(issuing.cert);
+      configRuns(host);
+    }
+    expect((await rotate(owner, { step: "commit" })).body.message).toBe("no overlay CA rotation is prepared: prepare before commit");
+    expect((await rotate(owner, { step: "prepare" })).status).toBe(200);
+    expect(await statusOf(operator.collection("overlay_ca").update(issuing.id, { rotation: "", next_cert: "", next_fingerprint: "", next_not_after: "" }))).toBe(200);
+  });
 });

@@ -5,6 +5,7 @@ import type { CollectionNames } from "../schema/names";
 import { provisionCa } from "./ca";
 import { findRecord } from "../lib/collections";
 import { prepareHost, revokeDeletedHost } from "./hosts";
+import { withdrawalEffects } from "./rotation";
 
 export function overlayEffects(n: CollectionNames, config: PlatformConfig, record: core.Record, action: WriteAction): WriteEffects | undefined {
   if (record.collection().name === n.organizations && action !== "delete") {
@@ -18,6 +19,7 @@ export function overlayEffects(n: CollectionNames, config: PlatformConfig, recor
   if (record.collection().name === n.overlay_hosts && action === "delete") {
     return { before: (tx, previous) => revokeDeletedHost(tx, n, previous ?? record) };
   }
+  if (record.collection().name === n.overlay_ca && action === "update") return withdrawalEffects(record, n);
   if (record.collection().name === n.things && action === "update") {
     return { after: (tx, previous) => cascadeThingActive(tx, n, record, activeTransition(previous, record)) };
   }

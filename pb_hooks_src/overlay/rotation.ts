@@ -5,6 +5,7 @@
 // refused with rotation-refusal.ts's message, which the route returns verbatim on a 400.
 import type { PlatformConfig } from "../config/types";
 import { findAll } from "../lib/collections";
+import type { WriteEffects } from "../lib/effects";
 import { badRequest, forbidden, notFound } from "../lib/errors";
 import { MANAGERS } from "../lib/roles";
 import { transaction } from "../lib/transaction";
@@ -64,6 +65,26 @@ export function rotateOverlayCa(app: CoreApp, n: CollectionNames, config: Platfo
     }
     return { applied: step, overlay_ca: ca.id };
   });
+}
+
+/**
+ * A direct write of the CA that blanks `rotation` while the committed row is `prepared` withdraws the
+ * incoming CA (spec 3.2: prepare is fully reversible; schema/server-fields.ts lets the operator make that
+ * one change): its fields are blanked, its key included, and every host's config is regenerated without
+ * it. Decided from the committed row: a withdrawal loaded before a concurrent commit is refused rather
+ * than blanking a committed rotation.
+ */
+export function withdrawalEffects(ca: core.Record, n: CollectionNames): WriteEffects | undefined {
+  if (ca.original().getString("rotation") !== "prepared" || ca.getString("rotation") !== "") return undefined;
+  return {
+    before: (_tx, previous) => {
+      const committed = previous?.getString("rotation") ?? "";
+      if (committed === "") return;
+      if (committed !== "prepared") throw badRequest(`the overlay CA rotation was ${committed} meanwhile: nothing withdrawn`);
+      for (const f of ["next_cert", "next_private_key", "next_fingerprint", "next_not_after"]) ca.set(f, "");
+    },
+    after: (tx) => refreshHosts(tx, n, ca.getString("organization"), () => false),
+  };
 }
 
 /**

@@ -2,10 +2,11 @@ import { describe, expect, it } from "vitest";
 import { serverFieldsChanged } from "./server-fields";
 import type { CollectionNames } from "./names";
 
-const n = { bus_users: "bus_users", bus_accounts: "accounts", overlay_hosts: "hosts", things: "things", locations: "locations" } as unknown as CollectionNames;
+const n = { bus_users: "bus_users", bus_accounts: "accounts", overlay_hosts: "hosts", overlay_ca: "cas", things: "things", locations: "locations" } as unknown as CollectionNames;
 const stored: Record<string, string> = {
   public_key: "UABC", jwt: "eyJ", creds_file: "-----", email: "t-1@acme.thing.local", fingerprint: "ab12", cert: "-----BEGIN",
   signing_keys: '["AKEY1","AKEY2"]', bus_confirmed: "true", limits: '{"max_connections":100}',
+  rotation: "prepared", next_cert: "-----BEGIN NEXT", next_fingerprint: "cd34", next_not_after: "2036-01-01 00:00:00.000Z",
 };
 const before = (field: string) => stored[field] ?? "";
 
@@ -30,6 +31,18 @@ describe("serverFieldsChanged", () => {
     expect(changed("hosts", { cert: "" })).toEqual([]);
     expect(changed("hosts", { cert: "garbage" })).toEqual(["cert"]);
     expect(changed("hosts", { fingerprint: "" })).toEqual(["fingerprint"]);
+  });
+
+  it("lets a prepared CA rotation be withdrawn (rotation blanked, the incoming CA blanked or left), nothing else", () => {
+    const incoming = { next_cert: "", next_fingerprint: "", next_not_after: "" };
+    expect(changed("cas", { rotation: "", ...incoming })).toEqual([]);
+    expect(changed("cas", { rotation: "" })).toEqual([]);
+    expect(changed("cas", { rotation: "", next_cert: "-----BEGIN OTHER" })).toEqual(["next_cert"]);
+    expect(changed("cas", { rotation: "committed" })).toEqual(["rotation"]);
+    expect(changed("cas", incoming)).toEqual(["next_cert", "next_fingerprint", "next_not_after"]);
+    expect(changed("cas", { rotation: "", cert: "", fingerprint: "" })).toEqual(["cert", "fingerprint"]);
+    const committed = (field: string) => (field === "rotation" ? "committed" : before(field));
+    expect(serverFieldsChanged(n, "cas", committed, (field) => (field === "rotation" ? "" : committed(field)))).toEqual(["rotation"]);
   });
 
   it("leaves other collections and fields alone", () => {

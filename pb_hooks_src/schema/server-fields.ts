@@ -26,6 +26,17 @@ const BLANK_REISSUES: Partial<Record<CollectionKey, readonly string[]>> = {
 };
 
 /**
+ * The CA fields a withdrawal of a prepared rotation blanks: `rotation` from `prepared` to blank, the
+ * incoming CA's fields blanked or left for the server to blank (overlay/rotation.ts). Spec 3.2 calls
+ * prepare fully reversible and the route has no verb for it, so the operator does it on the record,
+ * which 5.6 lets them edit.
+ */
+function withdrawnRotationFields(key: CollectionKey | undefined, before: (field: string) => string, after: (field: string) => string): string[] {
+  if (key !== "overlay_ca" || before("rotation") !== "prepared" || after("rotation") !== "") return [];
+  return ["rotation", ...["next_cert", "next_fingerprint", "next_not_after"].filter((field) => after(field) === "")];
+}
+
+/**
  * The server's fields of `collection` that an update would change, given a field's text in the row as
  * stored (`before`) and as the request's body left it (`after`: PocketBase has loaded the body by then,
  * normalized by each field's type). A field sent with the value it already holds (a client echoing the
@@ -35,5 +46,8 @@ export function serverFieldsChanged(n: CollectionNames, collection: string, befo
   const key = (Object.keys(SERVER_FIELDS) as CollectionKey[]).find((k) => n[k] === collection);
   const fields = key ? SERVER_FIELDS[key] ?? [] : [];
   const reissued = key ? BLANK_REISSUES[key] ?? [] : [];
-  return fields.filter((field) => after(field) !== before(field) && !(after(field) === "" && reissued.includes(field)));
+  const withdrawn = withdrawnRotationFields(key, before, after);
+  return fields.filter(
+    (field) => after(field) !== before(field) && !withdrawn.includes(field) && !(after(field) === "" && reissued.includes(field)),
+  );
 }
