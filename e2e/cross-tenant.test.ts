@@ -145,8 +145,14 @@ describe("platform flags", () => {
     for (const org of [system, operators]) {
       expect(await statusOf(operator.collection("organizations").update(org.id, { active: false }))).toBe(404);
       expect(await statusOf(w.su.collection("organizations").update(org.id, { active: false }))).toBe(400);
-      expect((await w.su.collection("organizations").getOne(org.id)).active).toBe(true);
+      // Nor by clearing the flag in the same write or before: the flags are bootstrap's.
+      for (const body of [{ is_system_org: false, is_operator_org: false, active: false }, { is_system_org: false, is_operator_org: false }]) {
+        expect(await statusOf(w.su.collection("organizations").update(org.id, body))).toBe(400);
+      }
+      expect(await w.su.collection("organizations").getOne(org.id)).toMatchObject({ active: true, is_system_org: org.is_system_org, is_operator_org: org.is_operator_org });
     }
+    const tenant = await w.su.collection("organizations").create({ name: "Tenant", code: unique("tenant"), active: true });
+    expect(await statusOf(w.su.collection("organizations").update(tenant.id, { is_system_org: true }))).toBe(400);
     expect(await statusOf(operator.collection("organizations").create({ name: "Fake", code: unique("fake"), is_system_org: true }))).toBe(400);
   });
 });

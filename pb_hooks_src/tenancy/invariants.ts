@@ -40,9 +40,17 @@ function organizationOf(record: core.Record, n: CollectionNames): string {
   return record.collection().name === n.organizations ? record.id : record.getString("organization");
 }
 
-/** The operator and system organizations refuse suspension, for every writer. */
+const PLATFORM_FLAGS = ["is_operator_org", "is_system_org"];
+
+/**
+ * The operator and system organizations refuse suspension, for every writer. The flags that make them so
+ * are bootstrap's and never change on an update, a SuperUser's included: clearing one in the write that
+ * suspends got round the refusal, and a system organization unflagged fails readiness's bootstrap check.
+ */
 export function refusePlatformOrganizationSuspension(record: core.Record): void {
-  const platformOrganization = record.getBool("is_operator_org") || record.getBool("is_system_org");
+  const changed = record.isNew() ? undefined : PLATFORM_FLAGS.find((flag) => record.getBool(flag) !== record.original().getBool(flag));
+  if (changed) throw new BadRequestError(`${changed} is set by bootstrap and cannot change`);
+  const platformOrganization = PLATFORM_FLAGS.some((flag) => record.getBool(flag));
   if (platformOrganization && !record.getBool("active")) {
     throw new BadRequestError("the operator and system organizations cannot be suspended");
   }
@@ -53,7 +61,7 @@ export function refusePlatformOrganizationSuspension(record: core.Record): void 
  * names as the fix, refuses to run twice.
  */
 export function refusePlatformOrganizationDelete(record: core.Record): void {
-  if (record.getBool("is_operator_org") || record.getBool("is_system_org")) {
+  if (PLATFORM_FLAGS.some((flag) => record.getBool(flag))) {
     throw new BadRequestError("the operator and system organizations cannot be deleted");
   }
 }
