@@ -5,7 +5,7 @@
 // on every page, after every kind of write.
 import type PocketBase from "pocketbase";
 import { describe, expect, it } from "vitest";
-import { ACTORS, createOrganization, useWorld } from "./harness/world";
+import { ACTORS, PASSWORD, createOrganization, useWorld } from "./harness/world";
 import { sqlite } from "./harness/sqlite";
 
 const { platform, world: w } = useWorld();
@@ -99,6 +99,27 @@ describe("the total of a list page from the kept count", () => {
       expect((await (await w.client("operator")).collection("locations").getList(1, 1)).totalItems).toBe(0);
     } finally {
       sql(`UPDATE _org_row_counts SET total = total - 1000 WHERE ${key}`);
+    }
+  });
+
+  it("leaves a page sorted through a relation to PocketBase: such a sort leaves out the rows whose related record the caller may not list", async () => {
+    // Under bus_users' list rule a member lists none (spec 5.13): sorted by its bus user's name, only a
+    // Thing with no bus user is on the member's page.
+    const thing = (name: string, extra: Record<string, unknown> = {}) =>
+      w.su.collection("things").create({ organization: w.a.organization.id, name, active: true, password: PASSWORD, passwordConfirm: PASSWORD, ...extra });
+    const identity = await w.su.collection("bus_users").create({ organization: w.a.organization.id, name: "sorted identity" });
+    await thing("sorted linked", { bus_user: identity.id });
+    await thing("sorted bare");
+    const member = await w.client("member");
+    const sorted = await member.collection("things").getList(1, 200, { sort: "bus_user.name" });
+    expect(sorted.items.map((row) => row.name)).toContain("sorted bare");
+    expect(sorted.items.map((row) => row.name)).not.toContain("sorted linked");
+    for (const actor of ["owner", "member", "viewer"] as const) {
+      const caller = await w.client(actor);
+      for (const sort of ["bus_user.name", "-overlay_host.name,name", "name"]) {
+        const page = await caller.collection("things").getList(1, 200, { sort });
+        expect(page.totalItems, `${actor} sorted by ${sort}`).toBe(page.items.length);
+      }
     }
   });
 

@@ -19,11 +19,12 @@ const FALSE_WORDS = new Set(["0", "f", "F", "false", "FALSE", "False"]);
 
 /**
  * Whether a list request's total may come from the kept count, by its query: no filter (which the count
- * knows nothing of), and a total asked for (skipTotal absent or false; an unreadable one is left to
- * PocketBase, which refuses it).
+ * knows nothing of), no sort through a relation (PocketBase joins the related rows under their own rules,
+ * which leaves out a row whose related record the caller may not read), and a total asked for (skipTotal
+ * absent or false; an unreadable one is left to PocketBase, which refuses it).
  */
-export function countedTotalApplies(filter: string, skipTotal: string): boolean {
-  return filter.trim() === "" && (skipTotal === "" || FALSE_WORDS.has(skipTotal));
+export function countedTotalApplies(filter: string, skipTotal: string, sort: string): boolean {
+  return filter.trim() === "" && !sort.includes(".") && (skipTotal === "" || FALSE_WORDS.has(skipTotal));
 }
 
 /** Part of the global middleware: marks a counted list request and makes PocketBase skip its own count. */
@@ -32,7 +33,7 @@ export function takeOverListTotal(e: core.RequestEvent): void {
   const match = LIST_PATH.exec(e.request.url?.path ?? "");
   if (!match || !countsFor(e.auth, match[1])) return;
   const query = e.request.url!.query();
-  if (!countedTotalApplies(query.get("filter"), query.get("skipTotal"))) return;
+  if (!countedTotalApplies(query.get("filter"), query.get("skipTotal"), query.get("sort"))) return;
   query.set("skipTotal", "true");
   e.request.url!.rawQuery = query.encode();
   e.set(COUNTED_TOTAL, true);
