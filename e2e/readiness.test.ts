@@ -38,7 +38,9 @@ async function bootstrap(platform: Platform): Promise<void> {
 }
 
 describe("readiness of a fresh platform: not bootstrapped, no bus", () => {
-  const platform = usePlatform(async () => ({ env: { ...FAST_PROBES, PLATFORM_BUS_SERVER_URL: `nats://127.0.0.1:${await freePort()}` } }));
+  // bus.server_url may carry a user and password; the public body and the log never show them.
+  const BUS_PASSWORD = "hunter2-bus-password";
+  const platform = usePlatform(async () => ({ env: { ...FAST_PROBES, PLATFORM_BUS_SERVER_URL: `nats://probe:${BUS_PASSWORD}@127.0.0.1:${await freePort()}` } }));
 
   it("serves exactly the ten checks sorted by name, uncached, one body for everyone", async () => {
     const { body } = await readyWhen(platform.url, () => true);
@@ -87,6 +89,10 @@ describe("readiness of a fresh platform: not bootstrapped, no bus", () => {
     sql(platform, "UPDATE users SET is_operator = 0");
     const failing = await checkBecomes(platform.url, "bootstrap", "fail");
     expect(checkOf(failing.body, "bootstrap").detail).toBe("not bootstrapped: no user has is_operator set");
+    // bootstrap refuses a database with a system organization, so the fix also says what mends it.
+    expect(checkOf(failing.body, "bootstrap").fix).toMatch(/bootstrap --email .*refuses a database bootstrapped before.*admin UI/);
+    const again = await platform.command(["bootstrap", "--email", "second@example.test"]);
+    expect(again.stdout + again.stderr).toMatch(/already bootstrapped/);
     sql(platform, `UPDATE users SET is_operator = 1 WHERE email = '${OPERATOR_EMAIL}'`);
     await checkBecomes(platform.url, "bootstrap", "ok");
   });
@@ -101,6 +107,14 @@ describe("readiness of a fresh platform: not bootstrapped, no bus", () => {
       sql(platform, `UPDATE bus_system_operator SET operator_jwt = '${saved}'`);
     }
     await checkBecomes(platform.url, "bus_operator", "ok");
+  });
+
+  it("names bus.server_url without the user and password it carries, in the body and in the log", async () => {
+    const { body } = await readyWhen(platform.url, (b) => checkOf(b, "bus_trust").detail?.includes("the bus at") === true, { after: new Date() });
+    expect(checkOf(body, "bus_reachable").detail).toMatch(/^bus\.server_url nats:\/\/127\.0\.0\.1:\d+: nothing listens/);
+    expect(checkOf(body, "bus_trust").detail).toMatch(/the bus at nats:\/\/127\.0\.0\.1:\d+ could not be reached/);
+    expect(JSON.stringify(body)).not.toContain(BUS_PASSWORD);
+    expect(platform.log()).not.toContain(BUS_PASSWORD);
   });
 
   it("schema_version fails while the database holds a migration this binary does not know", async () => {
@@ -340,7 +354,9 @@ describe("a check that throws", () => {
       const thrown = checkOf(body, "schema_version");
       expect(thrown.detail).toMatch(/^check panicked: .*no such table: _migrations/);
       expect(thrown.detail).not.toMatch(/\n|at .*\.js:\d+/);
-      expect(thrown.fix).toBeTruthy();
+      // The fix sends the reader to the log, which has the error with its stack.
+      expect(thrown.fix).toMatch(/log/);
+      expect(platform.log()).toMatch(/readiness: the schema_version check crashed: .*no such table: _migrations/);
       // Still serving, still probing.
       const later = await readyWhen(platform.url, () => true, { after: new Date() });
       expect(checkOf(later.body, "schema_version").state).toBe("fail");

@@ -17,6 +17,7 @@ import {
   type NodeConnectionOptions,
 } from "@nats-io/transport-node";
 import { credsSigner, parseCreds } from "./creds";
+import { withoutCredentials } from "../pb_hooks_src/lib/url-text";
 import { HttpError, redact } from "./errors";
 
 export interface BusTarget {
@@ -119,7 +120,7 @@ function lostConnection(err: unknown): boolean {
 
 /** A plain message for a failed bus operation; library text is redacted, creds never appear. */
 function failure(err: unknown, target: BusTarget, subject: string | undefined, timeoutMs: number): HttpError {
-  const where = target.servers.join(", ");
+  const where = target.servers.map(withoutCredentials).join(", ");
   if (err instanceof TimeoutError) {
     return new HttpError(504, subject ? `the bus at ${where} did not answer on ${subject} within ${timeoutMs} ms` : `the bus at ${where} did not answer within ${timeoutMs} ms`);
   }

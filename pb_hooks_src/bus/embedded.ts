@@ -4,6 +4,7 @@
 // The supervisor (supervisor.ts) stops it as well when PocketBase dies without terminating.
 import { currentConfig } from "../config/runtime";
 import { firstLineOf } from "../lib/errors";
+import { withoutCredentials } from "../lib/url-text";
 import { rootCommand } from "../lib/events";
 import { commandName } from "./command-line";
 import { clientPortOf, serverUrlPort } from "./server-port";
@@ -63,7 +64,7 @@ export function startEmbedded(app: CoreApp): void {
   try {
     port = clientPortOf(text);
     const urlPort = serverUrlPort(config.bus.server_url);
-    if (port !== urlPort) refuse(`bus.embedded_config ${configPath} listens on port ${port} but bus.server_url ${config.bus.server_url} dials port ${urlPort}`);
+    if (port !== urlPort) refuse(`bus.embedded_config ${configPath} listens on port ${port} but bus.server_url ${withoutCredentials(config.bus.server_url)} dials port ${urlPort}`);
   } catch (err) {
     refuse(`bus.embedded_config ${configPath}: ${firstLineOf(err)}`);
   }

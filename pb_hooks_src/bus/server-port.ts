@@ -1,6 +1,7 @@
 // Which client port a nats-server config listens on, and which port bus.server_url dials (pure).
 // `serve --bus` refuses to start when the two differ: the control plane would dial a server that is not
 // the one it runs.
+import { withoutCredentials } from "../lib/url-text";
 
 const NATS_DEFAULT_PORT = 4222;
 
@@ -25,7 +26,7 @@ export function clientPortOf(configText: string): number {
 /** The port of bus.server_url (nats://, tls://, ...), or the server's default when it names none. */
 export function serverUrlPort(url: string): number {
   const match = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/(?:[^@/]*@)?(?:\[[^\]]*\]|[^:/?#]*)(?::(\d+))?(?:[/?#]|$)/.exec(url.trim());
-  if (!match) throw new ServerPortError(`bus.server_url ${JSON.stringify(url)} is not a URL`);
+  if (!match) throw new ServerPortError(`bus.server_url ${JSON.stringify(withoutCredentials(url))} is not a URL`);
   return match[1] === undefined ? NATS_DEFAULT_PORT : Number(match[1]);
 }
 

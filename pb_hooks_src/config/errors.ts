@@ -1,3 +1,4 @@
+import { withoutCredentials } from "../lib/url-text";
 import type { KeyInfo } from "./key-table";
 
 /** A configuration the program refuses to start with; the message is one line naming key and source. */
@@ -8,8 +9,8 @@ export class ConfigError extends Error {
   }
 }
 
-/** A value as quoted in messages; secrets are never echoed. */
+/** A value as quoted in messages; secrets are never echoed, nor the credentials a URL may carry. */
 export function shown(info: KeyInfo, value: unknown): string {
   if (info.secret) return "(hidden)";
-  return JSON.stringify(value) ?? String(value);
+  return JSON.stringify(typeof value === "string" ? withoutCredentials(value) : value) ?? String(value);
 }

@@ -63,6 +63,14 @@ describe("validateConfig", () => {
     );
   });
 
+  it("never quotes the credentials a refused URL carries", () => {
+    expect(refusal({ bus: { server_url: "http://admin:hunter2@hub:4222" } })).toBe(
+      'bus.server_url must be one URL starting with nats://, tls:// or bus://, got "http://hub:4222"',
+    );
+    expect(refusal({ bus: { leaf_url: "nats://token@hub:7422" } })).toContain('got "nats://hub:7422"');
+    expect(refusal({ bus: { websocket_urls: ["ws://u:p@a:1,ws://b:2"] } })).toContain('entry "ws://a:1,ws://b:2"');
+  });
+
   describe("bus.leaf_url", () => {
     it.each(["", "nats-leaf://hub:7422", "tls://hub:7422"])("keeps %j", (url) => {
       expect(validateConfig(withValues({ bus: { leaf_url: url } })).bus.leaf_url).toBe(url);
@@ -108,7 +116,8 @@ describe("validateConfig", () => {
 
     it.each([key32.slice(1), `${key32}x`, `${key32.slice(1)}é`])("refuses a key of the wrong length or alphabet without echoing it", (bad) => {
       const message = refusal({ overlay: { encryption_key: bad } });
-      expect(message).toBe(`overlay.encryption_key must be empty or exactly 32 ASCII characters, got ${bad.length} characters`);
+      const alphabet = bad.endsWith("é") ? ", not all printable ASCII" : "";
+      expect(message).toBe(`overlay.encryption_key must be empty or exactly 32 ASCII characters, got ${bad.length} characters${alphabet}`);
       expect(refusal({ bus: { encryption_key: bad } })).toMatch(/^bus\.encryption_key must be empty or exactly 32 ASCII/);
     });
   });

@@ -30,7 +30,7 @@ export function validateConfig(config: PlatformConfig, describe: Describe = (key
     fail("bus.leaf_url", `must be empty or one URL starting with nats-leaf://, tls:// or bus-leaf://, got ${shown(keyInfo("bus.leaf_url"), bus.leaf_url)}`);
   }
   for (const url of bus.websocket_urls) {
-    if (url.includes(",")) fail("bus.websocket_urls", `entry ${JSON.stringify(url)} contains a comma: separate URLs with spaces`);
+    if (url.includes(",")) fail("bus.websocket_urls", `entry ${shown(keyInfo("bus.websocket_urls"), url)} contains a comma: separate URLs with spaces`);
   }
   if (!isSubtree(bus.managed_export_subject)) {
     fail("bus.managed_export_subject", `must be a subject ending in ".>" such as "helpdesk.>", got ${JSON.stringify(bus.managed_export_subject)}`);
@@ -88,7 +88,8 @@ function isSubtree(subject: string): boolean {
 // Keys are used as AES-256 keys in bytes: non-ASCII characters would make them longer than 32 bytes.
 function checkEncryptionKey(key: ConfigKey, value: string, fail: Fail): void {
   if (value === "" || /^[\x20-\x7e]{32}$/.test(value)) return;
-  fail(key, `must be empty or exactly 32 ASCII characters, got ${value.length} characters`);
+  const ascii = /^[\x20-\x7e]*$/.test(value);
+  fail(key, `must be empty or exactly 32 ASCII characters, got ${value.length} characters${ascii ? "" : ", not all printable ASCII"}`);
 }
 
 function checkDuration(key: ConfigKey, value: string, fail: Fail): void {

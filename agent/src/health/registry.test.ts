@@ -61,8 +61,9 @@ describe("HealthRegistry", () => {
     expect(health.report().status).toBe(200);
   });
 
-  it("turns a throw (sync or async) into a fail and a hung check into a fail naming the bound", async () => {
-    const health = registry();
+  it("turns a throw (sync or async) into a fail, its stack logged, and a hung check into a fail naming the bound", async () => {
+    const logger = recordingLogger();
+    const health = registry(logger);
     health.register({ name: "sync_throw", run: () => { throw new Error("boom\nstack"); } });
     health.register(check("async_throw", () => Promise.reject(new Error("nope"))));
     health.register(check("hung", () => new Promise(() => undefined)));
@@ -71,6 +72,9 @@ describe("HealthRegistry", () => {
     const byName = Object.fromEntries(snapshot.results.map((r) => [r.name, r]));
     expect(byName.sync_throw).toMatchObject({ state: "fail", detail: "check panicked: boom" });
     expect(byName.async_throw).toMatchObject({ state: "fail", detail: "check panicked: nope" });
+    const crashes = logger.lines.filter((line) => line.msg === "check crashed");
+    expect(crashes.map((line) => line.check).sort()).toEqual(["async_throw", "sync_throw"]);
+    expect(crashes.find((line) => line.check === "sync_throw")?.stack).toMatch(/^Error: boom\nstack\n\s+at /);
     expect(byName.hung).toMatchObject({ state: "fail", detail: "check did not answer within 0.1s" });
     expect(snapshot.ready).toBe(false);
     expect(health.report().status).toBe(503);

@@ -161,6 +161,8 @@ export class HealthRegistry implements ReadinessSource {
       }
       return { name: check.name, ...outcome, tookMs };
     } catch (err) {
+      // The report carries the first line; the log the stack its fix sends the reader to.
+      this.options.logger.error("check crashed", { check: check.name, stack: err instanceof Error && err.stack ? err.stack : String(err) });
       return panicked(check.name, err, performance.now() - started);
     } finally {
       clearTimeout(timer);

@@ -41,7 +41,9 @@ export function checkRoute(e: core.RequestEvent): void {
       const outcome = check({ app: $app, config, nowMs: started, timeoutMs: parseDuration(config.readiness.timeout) });
       result = { name, ...outcome, tookMs: Date.now() - started };
     } catch (err) {
-      // A panic inside a check is reported as fail; the stack stays out of the report.
+      // A panic inside a check is reported as fail; the stack stays out of the public report and goes to
+      // the log, where the report's fix sends the reader.
+      console.error(`readiness: the ${name} check crashed: ${err instanceof Error && err.stack ? err.stack : String(err)}`);
       result = panicked(name, err, Date.now() - started);
     }
     return { status: 200, body: result };

@@ -39,7 +39,7 @@ export interface ReadinessBody {
 export const GENERIC_FIX = "Read this check's detail and the server log for the cause, correct it, and wait for the next probe.";
 
 /** Fix of a check that panicked: the fault is in the check, not in the deployment. */
-export const PANIC_FIX = "The check itself crashed; report it with the server log, which holds the stack trace.";
+export const PANIC_FIX = "The check itself crashed; report it with the log of the process that ran it, which holds the stack trace.";
 
 export interface ReadinessInput {
   results: readonly CheckResult[];

@@ -5,6 +5,7 @@
 import type { BusInfoResponse, NatsPingResponse } from "../../../../sidecar/protocol";
 import { SYSTEM_OPERATOR, findOperator, unsealSystemCreds } from "../../../bus/operator";
 import { SidecarError, sidecarCall } from "../../../lib/sidecar";
+import { withoutCredentials } from "../../../lib/url-text";
 import { BOOTSTRAP_FIX } from "./bootstrap";
 import { LAUNCHER, MIGRATE_FIX, schemaGap, type Check, type CheckContext } from "./check";
 
@@ -29,10 +30,10 @@ const busTimeoutMs = (ctx: CheckContext) => ctx.timeoutMs + 1_000;
 const callSeconds = (ctx: CheckContext) => Math.ceil(busTimeoutMs(ctx) / 1000) + 1;
 
 export const busReachable: Check = (ctx) => {
-  const url = ctx.config.bus.server_url;
+  const url = withoutCredentials(ctx.config.bus.server_url);
   let info: BusInfoResponse;
   try {
-    info = sidecarCall<BusInfoResponse>("/v1/bus/info", { server: url, timeoutMs: busTimeoutMs(ctx) }, callSeconds(ctx));
+    info = sidecarCall<BusInfoResponse>("/v1/bus/info", { server: ctx.config.bus.server_url, timeoutMs: busTimeoutMs(ctx) }, callSeconds(ctx));
   } catch (err) {
     if (!(err instanceof SidecarError)) throw err;
     return { state: "fail", detail: `bus.server_url ${url}: ${err.reason}`, fix: startBusFix(ctx) };
@@ -54,7 +55,7 @@ function startBusFix({ config }: CheckContext): string {
 }
 
 export const busTrust: Check = (ctx) => {
-  const url = ctx.config.bus.server_url;
+  const url = withoutCredentials(ctx.config.bus.server_url);
   const gap = schemaGap(ctx.app, OPERATOR_FIELDS);
   if (gap) return { state: "skipped", detail: `could not look: ${gap}`, fix: MIGRATE_FIX };
   const operator = findOperator(ctx.app);
@@ -66,7 +67,7 @@ export const busTrust: Check = (ctx) => {
     return { state: "fail", detail: err instanceof Error ? err.message : String(err), fix: "Set bus.encryption_key to the key these rows were written with." };
   }
   try {
-    sidecarCall<NatsPingResponse>("/v1/nats/ping", { servers: [url], creds, timeoutMs: busTimeoutMs(ctx) }, callSeconds(ctx));
+    sidecarCall<NatsPingResponse>("/v1/nats/ping", { servers: [ctx.config.bus.server_url], creds, timeoutMs: busTimeoutMs(ctx) }, callSeconds(ctx));
   } catch (err) {
     if (!(err instanceof SidecarError)) throw err;
     if (err.status !== 403) return { state: "skipped", detail: `could not look: ${err.reason}`, fix: "See bus_reachable: trust is checked once the bus answers." };

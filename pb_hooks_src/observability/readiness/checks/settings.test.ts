@@ -47,14 +47,17 @@ describe("encryptionAtRest", () => {
   it("gives a fix naming both keys when both are unset", () => {
     const outcome = encryptionAtRest(context(config()));
     const fix = outcome.state === "ok" ? "" : outcome.fix;
-    expect(fix).toContain("bus.encryption_key and overlay.encryption_key");
+    expect(fix).toBe(
+      "Set bus.encryption_key (PLATFORM_BUS_ENCRYPTION_KEY) and overlay.encryption_key (PLATFORM_OVERLAY_ENCRYPTION_KEY), 32 characters each; rows written before stay plaintext.",
+    );
   });
 
   it("warns naming only overlay.encryption_key when the bus key is set", () => {
     const outcome = encryptionAtRest(context(config({ PLATFORM_BUS_ENCRYPTION_KEY: KEY_A })));
     expect(outcome.state).toBe("warn");
     expect(outcome.detail).toBe("overlay.encryption_key is unset: new minting keys are stored in plaintext");
-    expect(outcome.state !== "ok" && outcome.fix).toContain("overlay.encryption_key");
+    // The fix names the unset key's variable, not the one already set.
+    expect(outcome.state !== "ok" && outcome.fix).toBe("Set overlay.encryption_key (PLATFORM_OVERLAY_ENCRYPTION_KEY), 32 characters; rows written before stay plaintext.");
   });
 
   it("warns naming only bus.encryption_key when the overlay key is set", () => {

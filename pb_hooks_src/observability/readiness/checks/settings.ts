@@ -1,4 +1,5 @@
 // The two checks that read configuration only (spec 4.3): never fail, warn on a gap. Pure.
+import { envName, type ConfigKey } from "../../../config/keys";
 import type { Check } from "./check";
 
 export const busWebsocketUrls: Check = ({ config }) =>
@@ -12,16 +13,16 @@ export const busWebsocketUrls: Check = ({ config }) =>
 
 /** Covers the keys that encrypt minting keys at rest; issued credentials are plaintext by construction. */
 export const encryptionAtRest: Check = ({ config }) => {
-  const unset = [
+  const keys: [ConfigKey, string][] = [
     ["bus.encryption_key", config.bus.encryption_key],
     ["overlay.encryption_key", config.overlay.encryption_key],
-  ]
-    .filter(([, value]) => value === "")
-    .map(([key]) => key);
+  ];
+  const unset = keys.filter(([, value]) => value === "").map(([key]) => key);
   if (unset.length === 0) return { state: "ok" };
+  const each = unset.length === 1 ? "" : " each";
   return {
     state: "warn",
     detail: `${unset.join(" and ")} ${unset.length === 1 ? "is" : "are"} unset: new minting keys are stored in plaintext`,
-    fix: `Set ${unset.join(" and ")} (32 characters each, e.g. PLATFORM_BUS_ENCRYPTION_KEY); rows written before stay plaintext.`,
+    fix: `Set ${unset.map((key) => `${key} (${envName(key)})`).join(" and ")}, 32 characters${each}; rows written before stay plaintext.`,
   };
 };
