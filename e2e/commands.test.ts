@@ -1,6 +1,6 @@
 // The CLI: help of every command through the launcher, bootstrap after migrate up, its refusals, and the
 // build script's message on a machine without Go.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -59,6 +59,17 @@ describe("--help through scripts/platform", () => {
     const bare = await cli(["bus"]);
     expect(bare.code, text(bare)).toBe(0);
     expect(listedCommands(bare.stdout)).toEqual(["export"]);
+  });
+});
+
+describe("scripts/platform update", () => {
+  it("is refused: PocketBase's self-update would replace the pinned binary", async () => {
+    const binary = join(REPO_ROOT, "bin", "pocketbase");
+    const before = statSync(binary).mtimeMs;
+    const result = await commands()(["update"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("update is refused: bin/pocketbase is pinned in scripts/binaries.env");
+    expect(statSync(binary).mtimeMs).toBe(before);
   });
 });
 
