@@ -161,7 +161,7 @@ describe("Platform Operator", () => {
     const { page, failures } = await signedIn(world.users.operator.email as string);
     await open(page, "Invitations");
     const email = `${unique("invitee")}@example.test`;
-    await page.getByLabel("Organization").selectOption({ label: world.b.organization.name });
+    await page.getByLabel("Into organization").selectOption({ label: world.b.organization.name });
     await page.getByLabel("E-mail address").fill(email);
     await page.getByLabel("Role", { exact: true }).selectOption("admin");
     await page.getByRole("button", { name: "Create invitation" }).click();
@@ -170,6 +170,29 @@ describe("Platform Operator", () => {
     expect(invite).toMatchObject({ organization: world.b.organization.id, role: "admin" });
     expect(link).toBe(`${platform.url}/accept?token=${invite.token}`);
     await checked(page, "invitations");
+    expect(failures).toEqual([]);
+    await page.context().close();
+  });
+
+  it("who owns an organization, as bootstrap's operator owns the operator organization, invites into any other too", async () => {
+    const home = await world.su.collection("organizations").create({ name: unique("Operators"), code: unique("ops"), active: true });
+    const operator = await createMember(world.su, home.id, "owner");
+    await world.su.collection("users").update(operator.id, { is_operator: true });
+    const { page, failures } = await signedIn(operator.email as string);
+    await open(page, "Invitations");
+    const into = page.getByLabel("Into organization");
+    await expect.poll(() => into.locator("option:checked").textContent()).toBe(home.name);
+    const email = `${unique("tenant-admin")}@example.test`;
+    await into.selectOption({ label: world.b.organization.name });
+    await page.getByLabel("E-mail address").fill(email);
+    await page.getByLabel("Role", { exact: true }).selectOption("admin");
+    await page.getByRole("button", { name: "Create invitation" }).click();
+    await page.getByLabel("Link of the new invitation").waitFor();
+    const invite = await world.su.collection("invites").getFirstListItem(world.su.filter("email = {:email}", { email }));
+    expect(invite).toMatchObject({ organization: world.b.organization.id, role: "admin" });
+    // The table stays the active organization's, which it manages.
+    await page.getByText("No pending invitations.").waitFor();
+    await checked(page, "owner-invitations");
     expect(failures).toEqual([]);
     await page.context().close();
   });

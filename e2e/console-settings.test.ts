@@ -137,6 +137,25 @@ describe("settings", () => {
     await page.context().close();
   });
 
+  it("a viewer, a member and a dashboard leave the organization from Settings, confirmed; an owner is told it cannot", async () => {
+    for (const role of ["viewer", "member", "dashboard"] as const) {
+      const leaver = await createMember(world.su, world.a.organization.id, role);
+      const { page, failures } = await open(leaver.email as string, "Settings");
+      await page.getByRole("button", { name: "Leave this organization" }).click();
+      await confirm(page, "Leave organization", "Leave");
+      await screenSettled(page, "Settings");
+      await expect.poll(async () => (await world.su.collection("memberships").getList(1, 1, { filter: `user = "${leaver.id}"` })).totalItems, role).toBe(0);
+      expect((await world.su.collection("users").getOne(leaver.id)).current_organization, role).toBe("");
+      await page.getByText("No organization").waitFor();
+      expect(failures, role).toEqual([]);
+      await page.context().close();
+    }
+    const { page } = await open(world.users.owner.email as string, "Settings");
+    await page.getByText("As an owner you cannot leave this organization.").waitFor();
+    expect(await page.getByRole("button", { name: "Leave this organization" }).count()).toBe(0);
+    await page.context().close();
+  });
+
   it("the bus address override is validated, saved on this device, shown as the source in effect and cleared", async () => {
     const { page, failures } = await open(world.users.member.email as string, "Settings");
     const section = page.getByRole("region", { name: "Bus address on this device" });

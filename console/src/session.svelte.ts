@@ -1,11 +1,11 @@
 // The signed-in user, their memberships and the identity the capability map reads. Sign-in, sign-out,
 // token refresh (before expiry and when the tab becomes visible) and the 401 path back to sign-in.
 import PocketBase, { BaseAuthStore, ClientResponseError, getTokenPayload, type RecordModel } from "pocketbase";
-import { ROLES, type Identity, type Role } from "./capabilities";
+import { ROLES, landingScreen, type Identity, type Role } from "./capabilities";
 import { pb } from "./pb";
 import { refreshDelayMs, refreshOnVisible } from "./refresh";
 import { currentPath, navigate } from "./router.svelte";
-import { signInPath } from "./routes";
+import { pathOf, signInPath } from "./routes";
 
 export interface Membership {
   id: string;
@@ -155,6 +155,23 @@ export async function changePassword(oldPassword: string, password: string): Pro
   lastRefresh = Date.now();
   scheduleRefresh();
   session.user = record;
+}
+
+/** How a Leave is confirmed, wherever it is offered (Members, Settings). */
+export const LEAVE_CONFIRMATION = {
+  title: "Leave organization",
+  message: "Leave this organization? You lose access at once; only a new invitation brings you back.",
+  action: "Leave",
+};
+
+/**
+ * Deletes the user's own membership (its delete clears current_organization, rule 9), then reads the
+ * session again and opens the landing screen of what is left.
+ */
+export async function leaveOrganization(membership: string): Promise<void> {
+  await pb.collection("memberships").delete(membership);
+  await reloadSession();
+  navigate(pathOf(landingScreen(identity())));
 }
 
 /** Ends the session and opens `to` (sign-in unless a page, like the invitation's, stays put). */
