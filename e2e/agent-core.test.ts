@@ -2,11 +2,13 @@
 // agent.yaml, /ready and /metrics, promtool accepting a scrape, a port already taken, a refused config,
 // a clean stop on SIGTERM, `service install`; and the agent's reference alerts of spec 4.3 evaluated by
 // `promtool test rules` (docs/alerts/agent-rules.test.yml).
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AGENT_NODE_FLAGS } from "../agent/src/service/node-flags";
 import { AGENT_BUNDLE, startAgent, type AgentProcess } from "./harness/agent";
 import { freePort } from "./harness/ports";
 import { REPO_ROOT } from "./harness/process";
@@ -132,6 +134,36 @@ describe("agent run", () => {
   });
 });
 
+describe("an agent whose log pipe closes", () => {
+  it("keeps probing and stops on SIGTERM with status 0, unlogged", async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, [...AGENT_NODE_FLAGS, AGENT_BUNDLE, "run"], {
+      env: { ...process.env, AGENT_STATE_DIR: join(scratch, "unlogged"), AGENT_OBSERVABILITY_ADDR: `127.0.0.1:${port}`, AGENT_OBSERVABILITY_INTERVAL: "500ms" },
+      cwd: scratch,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    try {
+      // The reader of the log goes away after the first line, as a restarting log shipper's does.
+      await new Promise<void>((resolve) => child.stderr?.once("data", () => resolve()));
+      child.stderr?.destroy();
+      const checkedAt = async () => ((await (await fetch(`http://127.0.0.1:${port}/ready`)).json()) as { checked: string | null }).checked ?? undefined;
+      const first = await until(checkedAt, 10_000);
+      const later = await until(async () => {
+        const checked = await checkedAt();
+        return checked && checked > first ? checked : undefined;
+      }, 10_000);
+      expect(later > first).toBe(true);
+    } finally {
+      child.kill("SIGTERM");
+    }
+    // A wedged agent ignores the SIGTERM: it is killed after 10 s and the test fails on its status.
+    const killer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    const [code] = (await once(child, "exit")) as [number | null];
+    clearTimeout(killer);
+    expect(code).toBe(0);
+  }, 40_000);
+});
+
 describe("agent configuration", () => {
   it("refuses an unknown key of agent.yaml naming its dotted path, with a non-zero status", async () => {
     const config = join(scratch, "typo.yaml");
@@ -165,6 +197,16 @@ describe("agent configuration", () => {
     const flag = startAgent(["run", "--verbose"]);
     expect(await flag.exited).toBe(2);
     expect(flag.stderr()).toBe("agent run: unknown flag --verbose\n");
+  });
+
+  it("gateway reconfigure refuses a directory with no applied leaf configuration, with status 1, and creates nothing", async () => {
+    const missing = join(scratch, "no-such-gateway");
+    const command = startAgent(["gateway", "reconfigure", "--state-dir", missing]);
+    expect(await command.exited).toBe(1);
+    expect(command.stderr()).toBe(
+      `agent: ${missing} holds no applied leaf configuration (${join(missing, "gateway", "applied.json")}): not a gateway's state directory, or reconfigured already and not refreshed since; nothing was changed\n`,
+    );
+    expect(existsSync(missing)).toBe(false);
   });
 });
 

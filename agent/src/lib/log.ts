@@ -12,7 +12,20 @@ export interface Logger {
 
 const RANK: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
 
-export function createLogger(write: (line: string) => void = (line) => process.stderr.write(line), minimum: LogLevel = "info"): Logger {
+/**
+ * Writes to stderr until the stream fails (a log pipe whose reader went away: a `tee` or a shipper that
+ * restarted). The agent then runs on unlogged: without the listener the failure was an uncaught EPIPE,
+ * whose report was one more write to the same pipe, and the agent spun on it, probing nothing.
+ */
+function stderrLines(): (line: string) => void {
+  let open = true;
+  process.stderr.on("error", () => (open = false));
+  return (line) => {
+    if (open) process.stderr.write(line);
+  };
+}
+
+export function createLogger(write: (line: string) => void = stderrLines(), minimum: LogLevel = "info"): Logger {
   const emit = (level: LogLevel) => (msg: string, fields: LogFields = {}) => {
     if (RANK[level] < RANK[minimum]) return;
     write(`${JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields })}\n`);
