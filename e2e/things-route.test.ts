@@ -3,6 +3,7 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import type PocketBase from "pocketbase";
+import type { ClientResponseError } from "pocketbase";
 import { describe, expect, it } from "vitest";
 import { certificateFromPem } from "../pb_hooks_src/overlay/cert/pem";
 import { useWorld, client, createMember, createUser, PASSWORD, unique, type Actor } from "./harness/world";
@@ -365,6 +366,12 @@ describe("POST /api/org/things: creation", () => {
     });
     expect((await post(pb, { name: "linked", bus: { mode: "link", user_id: spare.id } })).status).toBe(200);
     expect((await post(pb, { name: "plain" })).status).toBe(200);
+    // A bus user created directly is refused the same way, a SuperUser's too: the account issues nothing.
+    for (const writer of [pb, world.su]) {
+      const refusal = await writer.collection("bus_users").create({ organization: suspended.id, name: unique("direct") }).catch((e: ClientResponseError) => e);
+      expect(refusal).toMatchObject({ status: 400, response: { message: "No active bus account for the organization." } });
+    }
+    expect((await world.su.collection("bus_users").getFullList({ filter: `organization = "${suspended.id}"` })).map((u) => u.name)).toEqual(["spare"]);
   });
 });
 

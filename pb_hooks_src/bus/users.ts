@@ -42,6 +42,8 @@ export function prepareNewUser(tx: CoreApp, n: CollectionNames, user: core.Recor
   user.set("regenerate", false);
   user.set("revoke", false);
   const account = accountOf(tx, n, user.getString("organization"));
+  // As the things route refuses bus auto (spec 4.2 rule 2): a suspended account issues no identity.
+  if (account && !account.getBool("active")) throw badRequest("no active bus account for the organization");
   const issued = account && presignedUsers.take(user.id, credentialBasis(account, user));
   if (issued) {
     user.load(issued);
