@@ -169,6 +169,42 @@ describe("members", () => {
     await page.context().close();
   });
 
+  it("a member removed while signed in is told so at its next navigation, its organization's screens closed", async () => {
+    const removed = await createMember(world.su, world.a.organization.id, "member");
+    const { page, failures } = await signedIn(removed.email as string);
+    const nav = page.getByRole("navigation", { name: "Main" });
+    await nav.getByRole("link", { name: "Locations", exact: true }).click();
+    await screenSettled(page, "Locations");
+    await world.su.collection("memberships").delete((await world.su.collection("memberships").getFirstListItem(`user = "${removed.id}"`)).id);
+    // The session is checked on navigation at most every 5 s.
+    await new Promise((r) => setTimeout(r, 5_500));
+    await nav.getByRole("link", { name: "Things", exact: true }).click();
+    const notice = page.getByRole("status").filter({ hasText: "You are no longer a member of" });
+    await notice.waitFor();
+    expect(await notice.textContent()).toContain(`You are no longer a member of ${world.a.organization.name}: its screens are closed.`);
+    expect(await nav.getByRole("link").allTextContents()).toEqual(["Settings"]);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, "member-removed-notice");
+    await notice.getByRole("button", { name: "Dismiss" }).click();
+    expect(await notice.count()).toBe(0);
+    // The screen opened by that click reads before the check answers: its reads of the organization are 404s.
+    expect(failures.filter((failure) => !failure.startsWith("404 "))).toEqual([]);
+    await page.context().close();
+  });
+
+  it("a session whose password was changed elsewhere goes back to sign-in at its next navigation", async () => {
+    const user = await createMember(world.su, world.a.organization.id, "viewer");
+    const { page } = await signedIn(user.email as string);
+    const nav = page.getByRole("navigation", { name: "Main" });
+    await nav.getByRole("link", { name: "Locations", exact: true }).click();
+    await screenSettled(page, "Locations");
+    await world.su.collection("users").update(user.id, { password: `${PASSWORD}-new`, passwordConfirm: `${PASSWORD}-new` });
+    await new Promise((r) => setTimeout(r, 5_500));
+    await nav.getByRole("link", { name: "Things", exact: true }).click();
+    await page.waitForURL((url) => url.pathname === "/signin");
+    await page.context().close();
+  });
+
   it("a viewer has no Members screen", async () => {
     const { page, failures } = await signedIn(world.users.viewer.email as string);
     const nav = page.getByRole("navigation", { name: "Main" });

@@ -17,6 +17,8 @@ export interface Membership {
 export const session = $state({
   user: null as RecordModel | null,
   memberships: [] as Membership[],
+  /** A word about a change the server made to this session (a membership removed); "" when none. */
+  notice: "",
 });
 
 export function identity(): Identity {
@@ -27,6 +29,9 @@ export function identity(): Identity {
 
 let timer: ReturnType<typeof setTimeout> | undefined;
 let lastRefresh = 0;
+/** When the memberships were last read; navigation reads them again at most every CHECK_INTERVAL_MS. */
+let lastCheck = 0;
+const CHECK_INTERVAL_MS = 5_000;
 
 function scheduleRefresh(): void {
   clearTimeout(timer);
@@ -87,7 +92,28 @@ function endSession(): void {
   pb.authStore.clear();
   session.user = null;
   session.memberships = [];
+  session.notice = "";
   sessionChanged();
+}
+
+/**
+ * On navigation, at most every few seconds: whether the session still holds. PocketBase answers an
+ * invalidated token (a password changed elsewhere, the user deleted) as a guest's, with 404s and empty
+ * lists rather than a 401, so only a refresh tells, and its 401 ends the session (afterSend above). The
+ * memberships are read again too: one removed while signed in closes its organization's screens, saying so.
+ */
+export async function checkSession(): Promise<void> {
+  const user = session.user;
+  if (!user || Date.now() - lastCheck < CHECK_INTERVAL_MS) return;
+  lastCheck = Date.now();
+  const before = session.memberships.find((m) => m.organization === user.current_organization);
+  const record = await refresh();
+  if (!record || !session.user) return;
+  await loadMemberships(record);
+  if (!before || session.memberships.some((m) => m.id === before.id)) return;
+  session.notice = `You are no longer a member of ${before.organizationName}: its screens are closed.`;
+  sessionChanged();
+  navigate(pathOf(landingScreen(identity())), true);
 }
 
 /** On load: a stored users session is refreshed (which also proves it still works) and its memberships read. */
@@ -191,6 +217,7 @@ async function loadMemberships(user: RecordModel): Promise<void> {
   const memberships = rows
     .filter((row) => (ROLES as readonly string[]).includes(row.role))
     .map((row) => ({ id: row.id, organization: row.organization, organizationName: row.expand?.organization?.name ?? row.organization, role: row.role as Role }));
+  lastCheck = Date.now();
   // A user with memberships but no active organization starts in the first one (docs/decisions.md).
   const first = memberships[0];
   const active = !user.current_organization && first ? await pb.collection("users").update(user.id, { current_organization: first.organization }) : user;
