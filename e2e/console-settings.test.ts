@@ -175,8 +175,23 @@ describe("settings", () => {
     await expect.poll(() => source.textContent()).toContain("this device's override");
     for (const url of override) await section.getByText(url, { exact: true }).waitFor();
     expect(await page.evaluate(() => Object.values(localStorage).some((v) => v.includes("bus-a.example.test")))).toBe(true);
+    // The page's Content-Security-Policy admits the server's addresses only: the screen says the browser
+    // will refuse these, and how to open them.
+    await expect.poll(() => section.getByTestId("bus-unlisted").textContent()).toBe(
+      `This page's security policy lets the browser dial only ${SERVER_URLS.join(", ")}, so it refuses ${override.join(", ")}: list the address in the server's bus.websocket_urls, or clear this device's override (Settings).`,
+    );
+    const policy = (await page.request.get("/settings")).headers()["content-security-policy"];
+    for (const url of SERVER_URLS) expect(policy).toContain(url);
+    expect(policy).not.toContain("bus-a.example.test");
     await expectNoSeriousViolations(page, "override saved");
     await screenshot(page, "member-settings-bus-override");
+
+    // An override naming one of the server's addresses is admitted: no warning.
+    await field.fill(SERVER_URLS[1]);
+    await section.getByRole("button", { name: "Save override" }).click();
+    await expect.poll(() => source.textContent()).toContain("this device's override");
+    await section.getByText(SERVER_URLS[1], { exact: true }).waitFor();
+    expect(await section.getByTestId("bus-unlisted").count()).toBe(0);
 
     // Kept on this device across a reload; cleared, the server's list is back.
     await page.reload();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_BUS_URL, OVERRIDE_KEY, blockedOnPage, parseBusAddresses, readOverride, resolveBusAddresses, writeOverride } from "./bus-address";
+import { DEFAULT_BUS_URL, OVERRIDE_KEY, blockedOnPage, outsidePolicy, parseBusAddresses, readOverride, resolveBusAddresses, writeOverride } from "./bus-address";
 
 function memoryStorage(): Storage {
   const values = new Map<string, string>();
@@ -17,9 +17,14 @@ function memoryStorage(): Storage {
 
 describe("bus address resolution (spec 8.3)", () => {
   it("prefers the override, then the server list, then the compiled-in default", () => {
-    expect(resolveBusAddresses(["wss://a.example:443"], ["wss://server.example"])).toEqual({ urls: ["wss://a.example:443"], source: "override" });
-    expect(resolveBusAddresses([], ["wss://server.example", "wss://two.example"])).toEqual({ urls: ["wss://server.example", "wss://two.example"], source: "server" });
-    expect(resolveBusAddresses([], [])).toEqual({ urls: [DEFAULT_BUS_URL], source: "default" });
+    expect(resolveBusAddresses(["wss://a.example:443"], ["wss://server.example"])).toEqual({ urls: ["wss://a.example:443"], source: "override", admitted: ["wss://server.example"] });
+    expect(resolveBusAddresses([], ["wss://server.example", "wss://two.example"])).toEqual({
+      urls: ["wss://server.example", "wss://two.example"], source: "server", admitted: ["wss://server.example", "wss://two.example"],
+    });
+    expect(resolveBusAddresses([], [])).toEqual({ urls: [DEFAULT_BUS_URL], source: "default", admitted: [DEFAULT_BUS_URL] });
+    // The page's policy follows the server's list whatever this device overrides (headers.ts).
+    expect(outsidePolicy(resolveBusAddresses(["ws://elsewhere:1", "wss://server.example"], ["wss://server.example"]))).toEqual(["ws://elsewhere:1"]);
+    expect(outsidePolicy(resolveBusAddresses(["ws://127.0.0.1:9222"], []))).toEqual(["ws://127.0.0.1:9222"]);
   });
 
   it("reads several URLs separated by commas, spaces or lines, without repeats", () => {

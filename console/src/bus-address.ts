@@ -18,12 +18,39 @@ export const SOURCE_WORDS: Readonly<Record<BusAddressSource, string>> = {
 export interface BusAddresses {
   urls: string[];
   source: BusAddressSource;
+  /**
+   * What the page's Content-Security-Policy lets it dial: the server renders connect-src from the same
+   * list (pb_hooks_src/console-page/headers.ts), else the default. An override cannot widen it.
+   */
+  admitted: string[];
 }
 
 export function resolveBusAddresses(override: readonly string[], server: readonly string[]): BusAddresses {
-  if (override.length > 0) return { urls: [...override], source: "override" };
-  if (server.length > 0) return { urls: [...server], source: "server" };
-  return { urls: [DEFAULT_BUS_URL], source: "default" };
+  const admitted = server.length > 0 ? [...server] : [DEFAULT_BUS_URL];
+  if (override.length > 0) return { urls: [...override], source: "override", admitted };
+  if (server.length > 0) return { urls: [...server], source: "server", admitted };
+  return { urls: [DEFAULT_BUS_URL], source: "default", admitted };
+}
+
+/** scheme://host:port of a URL, lower-cased: what connect-src compares for a source without a path. */
+function originOf(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}`.toLowerCase();
+  } catch {
+    return url;
+  }
+}
+
+/** The addresses in effect that the page's policy refuses (only an override can name one). */
+export function outsidePolicy(addresses: BusAddresses): string[] {
+  const admitted = new Set(addresses.admitted.map(originOf));
+  return addresses.urls.filter((url) => !admitted.has(originOf(url)));
+}
+
+/** Why the browser will not dial `urls` under this page's policy, and what opens them. */
+export function policyRefusal(urls: readonly string[], admitted: readonly string[]): string {
+  return `This page's security policy lets the browser dial only ${admitted.join(", ")}, so it refuses ${urls.join(", ")}: list the address in the server's bus.websocket_urls, or clear this device's override (Settings).`;
 }
 
 export type ParsedAddresses = { ok: true; urls: string[] } | { ok: false; error: string };
