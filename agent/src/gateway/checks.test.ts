@@ -22,6 +22,12 @@ describe("gateway checks", () => {
     expect(drift.detail).toContain("operator_jwt");
     expect(leafConfigOutcome({ lastSuccessAt: 0, drift: [], failure: { status: 401, message: "401 unauthorized", at: 5 } }, "c").state).toBe("warn");
     expect(leafConfigOutcome({ lastSuccessAt: 0, drift: [], failure: { status: 0, message: "unreachable", at: 5 } }, "c").state).toBe("ok");
+    // An answer the agent cannot use (a control plane without bus.leaf_url) is no network gap: it warns.
+    const unusable = leafConfigOutcome({ lastSuccessAt: 0, drift: [], failure: { status: 200, message: "GET /api/me/leaf-config: the answer has no hub_leaf_url", at: 5 } }, "c");
+    expect(unusable).toMatchObject({ state: "warn", fix: expect.stringContaining("bus.leaf_url (PLATFORM_BUS_LEAF_URL)") });
+    expect(unusable.detail).toMatch(/^the platform's leaf configuration cannot be used \(.*no hub_leaf_url\): revocations and suspensions decided at the hub since .* do not reach this site$/);
+    // Never read: nothing runs "on the last one applied".
+    expect(leafConfigOutcome({ drift: [], failure: { status: 0, message: "unreachable", at: 5 } }, "c")).toEqual({ state: "skipped", detail: "the leaf configuration could not be read yet (unreachable)" });
     expect(leafConfigOutcome({ drift: [] }, "c").state).toBe("skipped");
   });
   it("sync of several parts: the worst state with the details of the parts in it", () => {

@@ -71,13 +71,23 @@ export function leafConfigOutcome(status: RefreshStatus, reconfigureCommand: str
     });
   }
   const failure = status.failure;
+  const since = status.lastSuccessAt !== undefined ? at(status.lastSuccessAt) : "start";
+  const unheard = `revocations and suspensions decided at the hub since ${since} do not reach this site`;
   if (failure && (failure.status === 401 || failure.status === 403)) {
-    const since = status.lastSuccessAt !== undefined ? at(status.lastSuccessAt) : "start";
     problems.push({
       state: "warn",
-      detail: `the leaf configuration cannot be refreshed (${failure.message}): revocations and suspensions decided at the hub since ${since} do not reach this site`,
+      detail: `the leaf configuration cannot be refreshed (${failure.message}): ${unheard}`,
       fix: "The gateway's Thing is deactivated or its session lapsed: re-enroll it (agent enroll --platform URL --email <thing e-mail>), or stop the gateway if it is decommissioned.",
     });
+  } else if (failure && failure.status > 0) {
+    // The platform answered, with nothing this agent can use: no retry mends that, unlike a network gap.
+    problems.push({
+      state: "warn",
+      detail: `the platform's leaf configuration cannot be used (${failure.message}): ${unheard}`,
+      fix: "An answer without hub_leaf_url means the control plane has no bus.leaf_url (PLATFORM_BUS_LEAF_URL): an operator sets it. A 404 means the gateway's Thing has no bus identity: an owner links one.",
+    });
+  } else if (failure && status.lastSuccessAt === undefined) {
+    problems.push({ state: "skipped", detail: `the leaf configuration could not be read yet (${failure.message})` });
   } else if (failure) {
     problems.push({ state: "ok", detail: `the leaf configuration was not re-read at ${at(failure.at)} (${failure.message}); the leaf runs on the last one applied` });
   }
