@@ -187,7 +187,11 @@ describe("live view", () => {
     await answer("Suspend bus user", "Suspend");
     await page.locator('[data-testid="bus-state"]:not([data-state="connected"])').waitFor({ timeout: 20_000 });
     expect(await eventually(async () => (await browserConnections()) === 0, 10_000)).toBe(true);
-    console.log(`suspended: bus state shown "${await busState(page)}", detail "${await page.getByTestId("bus-detail").textContent().catch(() => "")}"`);
+    // The hub's refusal in words, with who can mend it, not its protocol line.
+    const detail = page.getByTestId("bus-detail");
+    await expect.poll(() => detail.textContent().catch(() => ""), { timeout: 20_000 }).toContain("the bus refused your bus identity");
+    expect(await detail.textContent()).not.toMatch(/Authorization Violation|ConnectionError/i);
+    console.log(`suspended: bus state shown "${await busState(page)}", detail "${await detail.textContent()}"`);
     await row.getByRole("button", { name: `Reactivate ${name}` }).click();
     await answer("Reactivate bus user", "Reactivate");
     await waitForBusState(page, "connected", 30_000);

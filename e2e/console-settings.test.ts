@@ -144,7 +144,7 @@ describe("settings", () => {
       await page.getByRole("button", { name: "Leave this organization" }).click();
       await confirm(page, "Leave organization", "Leave");
       await screenSettled(page, "Settings");
-      await expect.poll(async () => (await world.su.collection("memberships").getList(1, 1, { filter: `user = "${leaver.id}"` })).totalItems, role).toBe(0);
+      await expect.poll(async () => (await world.su.collection("memberships").getList(1, 1, { filter: `user = "${leaver.id}"` })).totalItems).toBe(0);
       expect((await world.su.collection("users").getOne(leaver.id)).current_organization, role).toBe("");
       await page.getByText("No organization").waitFor();
       expect(failures, role).toEqual([]);

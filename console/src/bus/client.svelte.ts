@@ -11,6 +11,7 @@ import { pb } from "../pb";
 import { onOwnCredentialRotated } from "../own-credential-signal";
 import { onSessionChange, session } from "../session.svelte";
 import { reconnectDelay } from "./backoff";
+import { busErrorWords } from "./error-words";
 import { dialPlan } from "./plan";
 
 export type BusState = "idle" | "resolving" | "refused" | "no-identity" | "connecting" | "connected" | "reconnecting" | "offline";
@@ -199,7 +200,7 @@ async function run(mine: number): Promise<void> {
     } catch (error) {
       if (!current()) return;
       bus.state = "offline";
-      bus.detail = `The bus refused or did not answer: ${words(error)}`;
+      bus.detail = `Not connected: ${busErrorWords(error, urls)}.`;
       await retry();
       continue;
     }
@@ -220,7 +221,7 @@ async function run(mine: number): Promise<void> {
     for (const interest of interests) interest.sub = undefined;
     bus.state = "offline";
     bus.server = "";
-    bus.detail = closedWith ? `The bus closed the connection: ${words(closedWith)}` : "The bus closed the connection.";
+    bus.detail = closedWith ? `The bus closed the connection: ${busErrorWords(closedWith, urls)}.` : "The bus closed the connection.";
     await retry();
   }
 }
@@ -239,7 +240,7 @@ async function watch(nc: NatsConnection, mine: number, outage: { attempts: numbe
       bus.server = status.server;
       bus.detail = "";
     } else if (status.type === "error") {
-      bus.detail = words(status.error);
+      bus.detail = busErrorWords(status.error);
     }
   }
 }
