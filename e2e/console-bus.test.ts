@@ -90,6 +90,15 @@ describe("bus account", () => {
     await account.getByRole("button", { name: `Remove signing key ${first}` }).click();
     await expect.poll(() => account.getByRole("alert").textContent()).toContain("The last signing key cannot be removed");
     expect(await keysOf(org)).toEqual([first]);
+    // At phone width the refusal shows beside the keys, in view of the button that asked.
+    await page.setViewportSize({ width: 360, height: 740 });
+    await account.getByRole("button", { name: `Remove signing key ${first}` }).click();
+    const inView = await account.getByRole("alert").evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      return box.top >= 0 && box.bottom <= window.innerHeight;
+    });
+    expect(inView).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 720 });
 
     await account.getByRole("button", { name: "Add signing key" }).click();
     await account.getByText("Signing key added").waitFor();
