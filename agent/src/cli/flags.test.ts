@@ -21,7 +21,7 @@ describe("parseFlags", () => {
     };
     expect(refusal(["--verbose"])).toBe("agent run: unknown flag --verbose");
     expect(refusal(["extra"])).toBe('agent run: unexpected argument "extra"');
-    expect(refusal(["--config"])).toBe("agent run: flag --config needs a path");
+    expect(refusal(["--config"])).toBe("agent run: flag --config needs a value (path)");
     expect(refusal(["--user=yes"])).toBe("agent run: flag --user takes no value");
     expect(refusal(["--toString"])).toBe("agent run: unknown flag --toString");
   });

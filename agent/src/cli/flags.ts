@@ -42,7 +42,7 @@ export function parseFlags(command: string, args: readonly string[], specs: Flag
       continue;
     }
     const value = eq >= 0 ? arg.slice(eq + 1) : args[++i];
-    if (value === undefined || value === "") throw new UsageError(`agent ${command}: flag --${name} needs a ${spec.value ?? "value"}`);
+    if (value === undefined || value === "") throw new UsageError(`agent ${command}: flag --${name} needs a value${spec.value ? ` (${spec.value})` : ""}`);
     values[name] = value;
   }
   return values;

@@ -24,6 +24,6 @@ describe("syncOutcome", () => {
     expect(syncOutcome([{ bucket: "orders", direction: "site_to_hub", syncing: false, reason: "islanded", pending: 3, backlogAgeMs: 1 }], true).detail).toBe("relay orders: not syncing: islanded, 3 key(s) pending");
   });
   it("names the missing local connection as the cause", () => {
-    expect(syncOutcome([{ bucket: "cfg", direction: "hub_to_site", syncing: false, reason: "not connected" }], false).detail).toMatch(/^not connected to the local leaf \(see bus_local\); mirror cfg/);
+    expect(syncOutcome([{ bucket: "cfg", direction: "hub_to_site", syncing: false, reason: "not connected" }], false).detail).toMatch(/^the agent is not connected to the local leaf \(see bus\); mirror cfg/);
   });
 });

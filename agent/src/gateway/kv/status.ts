@@ -40,7 +40,8 @@ export function syncOutcome(statuses: BucketStatus[], localConnected: boolean): 
   if (problems.length === 0) return { state: "ok", detail: `${statuses.length} bucket(s) syncing` };
   return {
     state: "warn",
-    detail: `${localConnected ? "" : "not connected to the local leaf (see bus_local); "}${problems.join("; ")}`,
+    // The agent's own connection is `bus`'s; bus_local is the leaf itself, which may run and refuse the agent.
+    detail: `${localConnected ? "" : "the agent is not connected to the local leaf (see bus); "}${problems.join("; ")}`,
     fix: "Read this check's detail: a bucket waiting for the hub needs the bucket created at the hub (the agent picks it up by itself); a backlog drains once the hub uplink is back (see hub_uplink).",
   };
 }

@@ -24,7 +24,7 @@ describe("startKvSync without a local connection", () => {
     ]);
     const outcome = await kv.check.run();
     expect(outcome.state).toBe("warn");
-    expect(outcome.detail).toMatch(/^not connected to the local leaf \(see bus_local\); mirror cfg: .*; mirror bad\.name: not syncing: not a bucket name/);
+    expect(outcome.detail).toMatch(/^the agent is not connected to the local leaf \(see bus\); mirror cfg: .*; mirror bad\.name: not syncing: not a bucket name/);
     const text = await registry.metrics();
     expect(text).toContain('agent_edge_sync_up{bucket="cfg",direction="hub_to_site"} 0');
     expect(text).toContain('agent_edge_sync_up{bucket="orders",direction="site_to_hub"} 0');
