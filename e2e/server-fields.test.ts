@@ -171,6 +171,30 @@ describe("values the record API used to take as given (second audit, 2026-11-25)
     expect((await patch(owner, "things", thing.id, { active: "true" })).status).toBe(200);
   });
 
+  it("a bool is checked in PocketBase's multipart JSON (@jsonPayload) too, which /api/batch sends every item as (third audit)", async () => {
+    const owner = await w.client("owner");
+    const thing = await w.su.collection("things").create({ organization: w.a.organization.id, name: unique("batch"), active: true, password: PASSWORD, passwordConfirm: PASSWORD });
+    const form = new FormData();
+    form.append("@jsonPayload", JSON.stringify({ active: "yes" }));
+    const multipart = await fetch(`${platform.url}/api/collections/things/records/${thing.id}`, { method: "PATCH", headers: { Authorization: owner.authStore.token }, body: form });
+    expect(multipart.status).toBe(400);
+
+    // The batch API is off by default; a SuperUser turns it on.
+    await w.su.settings.update({ batch: { enabled: true, maxRequests: 10, timeout: 5 } });
+    try {
+      const batch = (requests: unknown[]) => send(owner, "POST", "batch", { requests });
+      const url = `/api/collections/things/records/${thing.id}`;
+      expect((await batch([{ method: "PATCH", url, body: { active: "yes" } }])).status).toBe(400);
+      expect((await batch([{ method: "PATCH", url, body: { active: 0 } }])).status).toBe(400);
+      expect((await batch([{ method: "POST", url: "/api/collections/things/records", body: { organization: w.a.organization.id, name: unique("b"), active: "yes", password: PASSWORD, passwordConfirm: PASSWORD } }])).status).toBe(400);
+      expect((await w.su.collection("things").getOne(thing.id)).active).toBe(true);
+      expect((await batch([{ method: "PATCH", url, body: { active: false } }])).status).toBe(200);
+      expect((await w.su.collection("things").getOne(thing.id)).active).toBe(false);
+    } finally {
+      await w.su.settings.update({ batch: { enabled: false } });
+    }
+  });
+
   it("an invitation's inviter is its caller, not what the body says", async () => {
     const owner = await w.client("owner");
     const invite = await owner.collection("invites").create({ organization: w.a.organization.id, email: `${unique("inv")}@example.test`, role: "member", invited_by: w.users.foreign_owner.id });

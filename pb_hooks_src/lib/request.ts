@@ -20,14 +20,20 @@ export function readJsonObject(e: core.RequestEvent, allowEmpty = false): JsonOb
 const SENT_BODY_BYTES = 4 * 1024 * 1024;
 
 /**
- * A record request's JSON body as the client sent it. requestInfo().body holds the values PocketBase
- * has already read into each field's type ("yes" into a bool is false), so a check of the sent types
- * reads the body again (PocketBase keeps it re-readable). undefined for any other body.
+ * A record request's JSON as the client sent it. requestInfo().body holds the values PocketBase has
+ * already read into each field's type ("yes" into a bool is false), so a check of the sent types reads
+ * the body again (PocketBase keeps it re-readable). A multipart form carries JSON in its `@jsonPayload`
+ * field, PocketBase's own convention, in which /api/batch sends every item. undefined for anything else
+ * (a multipart form's plain fields are text whatever the client meant).
  */
 export function sentJsonBody(request: http.Request): JsonObject | undefined {
-  if (!request.body || !/^application\/json\b/i.test(request.header.get("Content-Type"))) return undefined;
+  const contentType = request.header.get("Content-Type");
+  let text: string;
+  if (/^multipart\/form-data\b/i.test(contentType)) text = request.formValue("@jsonPayload");
+  else if (request.body && /^application\/json\b/i.test(contentType)) text = toString(toBytes(request.body, SENT_BODY_BYTES));
+  else return undefined;
   try {
-    const value: unknown = JSON.parse(toString(toBytes(request.body, SENT_BODY_BYTES)));
+    const value: unknown = JSON.parse(text);
     return isObject(value) ? value : undefined;
   } catch {
     return undefined;
