@@ -584,6 +584,9 @@ describe("a bus outage", () => {
     const pending = await account(org.id);
     expect(pending).toMatchObject({ active: false, bus_confirmed: false });
     expect(pending.bus_status).toMatch(/not confirmed/);
+    // In words an operator reads on the Organizations screen, without the sidecar's route.
+    expect(pending.bus_status).toMatch(/^the bus has not confirmed it: the bus at nats:\/\/\S+ could not be reached/);
+    expect(pending.bus_status).not.toContain("sidecar");
     await bus.startNats();
     const retried = await operator.collection("organizations").update(org.id, { active: false });
     expect(retried.bus_confirmed).toBe(true);

@@ -5,6 +5,7 @@
 // claim was pushed again (docs/bus.md). The outcome is recorded on the account row, never hidden.
 import { currentConfig } from "../config/runtime";
 import { sidecarCall } from "../lib/sidecar";
+import { SidecarError, reasonOf } from "../lib/sidecar-messages";
 import type { CollectionNames } from "../schema/names";
 import { operatorKeys } from "./operator";
 import { parseClaimsReply, type ClaimsReply } from "./replies";
@@ -22,7 +23,8 @@ export function publishClaim(app: CoreApp, jwt: string): ClaimsReply {
   try {
     return parseClaimsReply(systemRequest(app, "$SYS.REQ.CLAIMS.UPDATE", jwt));
   } catch (err) {
-    return { ok: false, message: `the bus has not confirmed it: ${err instanceof Error ? err.message : String(err)}` };
+    // The sidecar's own words ("the bus at … could not be reached"), not its route's name.
+    return { ok: false, message: `the bus has not confirmed it: ${err instanceof SidecarError ? err.reason : reasonOf(err)}` };
   }
 }
 
