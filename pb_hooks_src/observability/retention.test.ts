@@ -13,6 +13,9 @@ describe("retentionPlan", () => {
   it("cuts off entries older than max_age, in PocketBase's datetime text", () => {
     expect(retentionPlan({ max_age: "720h", max_records: 0 }, NOW)).toEqual({ cutoff: "2026-02-08 12:00:00.000Z" });
     expect(retentionPlan({ max_age: "1m30s", max_records: 0 }, NOW).cutoff).toBe("2026-03-10 11:58:30.000Z");
+    // An age past 1970 removes nothing by age, and the count limit still applies.
+    expect(retentionPlan({ max_age: "99999999999h", max_records: 5 }, NOW)).toEqual({ keep: 5 });
+    expect(retentionPlan({ max_age: "876000h", max_records: 0 }, NOW)).toEqual({});
   });
 
   it("keeps the newest max_records", () => {

@@ -11,10 +11,14 @@ export interface RetentionPlan {
   keep?: number;
 }
 
-/** An empty plan when both limits are off: max_age empty, max_records 0. */
+/**
+ * An empty plan when both limits are off: max_age empty, max_records 0. An age reaching back before
+ * 1970 keeps every entry by age (no cutoff): a date that far out is no date at all, and threw.
+ */
 export function retentionPlan(settings: RetentionSettings, now: Date): RetentionPlan {
   const plan: RetentionPlan = {};
-  if (settings.max_age !== "") plan.cutoff = dbTime(new Date(now.getTime() - parseDuration(settings.max_age)));
+  const cutoffMs = settings.max_age === "" ? -1 : now.getTime() - parseDuration(settings.max_age);
+  if (cutoffMs >= 0) plan.cutoff = dbTime(new Date(cutoffMs));
   if (settings.max_records > 0) plan.keep = settings.max_records;
   return plan;
 }
