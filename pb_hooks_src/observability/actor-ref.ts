@@ -27,8 +27,15 @@ export function actorOf(identity: Identity | undefined, usersCollection: string)
   if (identity === undefined) return ANONYMOUS;
   const ref = `${identity.collection}:${identity.id}`;
   if (identity.collection === SUPERUSERS) return { ref, name: "superuser" };
-  return { ref, name: feedName(identity, usersCollection) || ref };
+  const name = feedName(identity, usersCollection);
+  if (!name) return { ref, name: ref };
+  // A profile name is the user's to choose: one that reads as the feed's own words or as another
+  // identity's reference carries its author's reference too, so it cannot pass for them.
+  return { ref, name: MISTAKABLE.test(name) ? `${name} (${ref})` : name };
 }
+
+/** `system`, `anonymous`, `superuser`, and `<collection>:<id>` references, as the feed writes them. */
+const MISTAKABLE = /^(system|anonymous|superuser|[A-Za-z_][A-Za-z0-9_]*:\S+)$/i;
 
 /**
  * A user appears in the feed as the Members screen shows it: by profile name, and by address only if the
