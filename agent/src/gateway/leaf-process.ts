@@ -4,6 +4,7 @@
 import { doublingDelay } from "../lib/backoff";
 import { startManaged, type ManagedChild } from "../lib/child";
 import type { Logger } from "../lib/log";
+import { RepeatedLines } from "../lib/repeats";
 
 export type LeafState =
   | { running: true; pid: number; since: number }
@@ -41,13 +42,16 @@ export function startLeafProcess(options: LeafProcessOptions): LeafProcess {
   let stopped = false;
   // The last complaint it wrote: why a leaf that exits at once refused to run.
   let complaint = "";
+  // A complaint repeated by every refused reconnect is logged once a minute, with how often it came.
+  const repeats = new RepeatedLines(60_000);
 
   const onLine = (_stream: string, line: string) => {
     if (!line) return;
     // nats-server's own levels: [INF] [DBG] [TRC] [WRN] [ERR] [FTL]; a config it refuses is a line without one.
     if (/\[(WRN|ERR|FTL)\]/.test(line) || !/\[(INF|DBG|TRC)\]/.test(line)) {
       complaint = line.replace(/^.*?\[(WRN|ERR|FTL)\]\s*/, "").slice(0, 300);
-      logger.warn("leaf server", { line });
+      const offered = repeats.offer(line);
+      if (offered) logger.warn("leaf server", offered.repeated > 0 ? { line, repeated_since_last: offered.repeated } : { line });
     }
     else logger.debug("leaf server", { line });
   };
