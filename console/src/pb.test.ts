@@ -15,6 +15,14 @@ describe("messageOf", () => {
     expect(messageOf(new ClientResponseError({ status: 404, response: { message: "The requested resource wasn't found.", data: {} } }))).toBe("The requested resource wasn't found.");
   });
 
+  it("says in words why a delete a required relation blocks was refused", () => {
+    const blocked = new ClientResponseError({
+      status: 400,
+      response: { message: "Failed to delete record. Make sure that the record is not part of a required relation reference.", data: {} },
+    });
+    expect(messageOf(blocked)).toBe("It is still in use: other records refer to it (a network's hosts, for example). Delete or change those first.");
+  });
+
   it("falls back to a sentence for anything else", () => {
     expect(messageOf(undefined)).toBe("Something went wrong.");
     expect(messageOf(null)).toBe("Something went wrong.");

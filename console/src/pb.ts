@@ -48,11 +48,15 @@ export async function protectedFileUrl(record: Pick<RecordModel, "id" | "collect
 export function messageOf(error: unknown): string {
   if (typeof error !== "object" || error === null) return "Something went wrong.";
   const message = "message" in error && typeof error.message === "string" && error.message ? error.message : "Something went wrong.";
+  if (IN_USE.test(message)) return "It is still in use: other records refer to it (a network's hosts, for example). Delete or change those first.";
   const data = "data" in error && typeof error.data === "object" && error.data !== null && "data" in error.data ? error.data.data : undefined;
   if (typeof data !== "object" || data === null) return message;
   const fields = Object.entries(data).flatMap(([field, detail]: [string, unknown]) => (detailMessage(detail) ? [`${field}: ${detailMessage(detail)}`] : []));
   return [message, ...fields].join(" ");
 }
+
+/** PocketBase's refusal of a delete that a required relation blocks, which names nothing. */
+const IN_USE = /^Failed to delete record\. Make sure that the record is not part of a required relation reference\.?$/;
 
 /** The message of one field's entry in a 400's `data` ({ code, message }), or "". */
 function detailMessage(detail: unknown): string {
