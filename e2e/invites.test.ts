@@ -49,6 +49,12 @@ async function signIn(user: RecordModel): Promise<PocketBase> {
 
 const memberships = (userId: string) => world.su.collection("memberships").getFullList({ filter: `user = "${userId}"` });
 
+/** The actor of the invitation's delete in the audit log (a SuperUser reads it). */
+async function deletedBy(inviteId: string): Promise<string> {
+  const entry = await world.su.collection("audit_logs").getFirstListItem(world.su.filter("record_id = {:id} && action = 'delete'", { id: inviteId }));
+  return entry.actor as string;
+}
+
 async function exists(collection: string, id: string): Promise<boolean> {
   try {
     await world.su.collection(collection).getOne(id);
@@ -118,6 +124,7 @@ describe("POST /api/org/invites/accept: refusals write nothing", () => {
     expect(expired.token).toMatch(/^[A-Za-z0-9]{43}$/);
     expect(await accept(pb, { token: expired.token })).toEqual({ status: 410, body: routeError(410, "the invitation has expired") });
     expect(await exists("invites", expired.id)).toBe(false);
+    expect(await deletedBy(expired.id)).toBe(`users:${user.id}`);
     expect(await memberships(user.id)).toEqual([]);
     expect((await world.su.collection("users").getOne(user.id)).current_organization).toBe("");
     // Gone for good: a second attempt no longer finds it.
@@ -231,6 +238,7 @@ describe("POST /api/org/invites/accept: redemption", () => {
       body: { message: "already a member of the organization", organization: world.a.organization.id, alreadyMember: true },
     });
     expect(await exists("invites", pending.id)).toBe(false);
+    expect(await deletedBy(pending.id)).toBe(`users:${member.id}`);
     const after = await memberships(member.id);
     expect(after.map((m) => [m.id, m.organization, m.role])).toEqual(before.map((m) => [m.id, m.organization, m.role]));
     expect(after.find((m) => m.organization === world.a.organization.id)?.role).toBe("member");

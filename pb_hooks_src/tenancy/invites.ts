@@ -42,6 +42,8 @@ export function acceptInvite(app: CoreApp, n: CollectionNames, caller: core.Reco
       throw forbidden("the invitation was issued to a different e-mail address");
     }
     const organization = invite.getString("organization");
+    // Every way this call deletes the invitation is the caller's doing (expired, already a member, accepted).
+    attribute(invite, caller);
     if (invite.getDateTime("expiry").time().unixMilli() <= now.getTime()) {
       tx.delete(invite);
       return "expired";
@@ -61,7 +63,6 @@ export function acceptInvite(app: CoreApp, n: CollectionNames, caller: core.Reco
       attribute(user, caller);
       tx.save(user);
     }
-    attribute(invite, caller);
     tx.delete(invite);
     return { message: "invitation accepted", organization };
   });
