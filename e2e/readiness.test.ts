@@ -156,11 +156,12 @@ describe("readiness when the prober's sidecar dies", () => {
     const dir = join(platform.dataDir, ".sidecar");
     const [state] = readdirSync(dir).filter((f) => f.endsWith(".json"));
     const { pid } = JSON.parse(readFileSync(join(dir, state), "utf8")) as { pid: number };
-    // The watchdog runs on the minute and acts on a snapshot older than 3 × (interval + timeout), 6.75 s:
-    // killed early in a minute, the next run sees the prober stopped (later, another minute job may
-    // restart the sidecar first, and the watchdog then has nothing to say).
+    // The watchdog runs on the minute and acts on a snapshot older than 3 × (interval + timeout), 6.75 s.
+    // Killed between :10 and :40, the next run sees the prober stopped. Not earlier: a minute job that
+    // calls the sidecar (the bus reconcile, with its timeouts) may still be running a few seconds after
+    // :00, restart the sidecar it finds gone, and leave the watchdog nothing to say (seen once at :01).
     const second = new Date().getSeconds();
-    if (second > 40) await new Promise((r) => setTimeout(r, (61 - second) * 1000));
+    if (second < 10 || second > 40) await new Promise((r) => setTimeout(r, ((70 - second) % 60) * 1000));
     process.kill(pid, "SIGKILL");
     const killedAt = new Date();
     // Served from the last snapshot meanwhile: its `checked` shows its age.
