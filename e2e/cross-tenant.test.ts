@@ -1,6 +1,7 @@
 // Attacks across organizations (spec rules 4, 5, 9, 10, 11): relations into another organization for
 // every writer, reading another organization without a membership, the blank-equals-blank match,
 // mixed roles across organizations, re-pointing a bus identity, and privilege flags.
+import { ClientResponseError } from "pocketbase";
 import { describe, expect, it } from "vitest";
 import { PASSWORD, useWorld, client, createMember, createUser, unique, statusOf } from "./harness/world";
 
@@ -169,7 +170,17 @@ describe("moving a record to another organization", () => {
     expect((await w.su.collection("things").getOne(w.a.things.id)).organization).toBe(w.a.organization.id);
   });
 
-  it("is refused for a SuperUser when it would leave relations pointing back", async () => {
-    expect(await statusOf(w.su.collection("things").update(w.a.things.id, { organization: w.b.organization.id }))).toBe(400);
+  // Moving a location, a type or a bus user left the Things that point at them in the organization they
+  // left: a relation into another organization, and a bus credential of Alpha's account readable in Beta.
+  it("is refused for a SuperUser too, for every record of an organization, whatever points at it", async () => {
+    const { organization: _, ...records } = w.a;
+    for (const [collection, record] of Object.entries(records)) {
+      const refusal = await w.su.collection(collection).update(record.id, { organization: w.b.organization.id }).then(
+        () => "moved",
+        (err: ClientResponseError) => `${err.status} ${String(err.response.message)}`,
+      );
+      expect(refusal, collection).toMatch(/^400 organization cannot change/i);
+      expect((await w.su.collection(collection).getOne(record.id)).organization, collection).toBe(w.a.organization.id);
+    }
   });
 });

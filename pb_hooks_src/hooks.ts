@@ -23,7 +23,7 @@ import { refuseUnusableNetwork } from "./overlay/networks";
 import { prepareThing, refuseBlankCode, thingEffects } from "./inventory/things";
 import { prepareInvite } from "./tenancy/invites";
 import { currentRoleEffects } from "./tenancy/current-role";
-import { clearActiveOrganization, refuseCrossTenantRelations, refusePlatformOrganizationDelete, refusePlatformOrganizationSuspension } from "./tenancy/invariants";
+import { clearActiveOrganization, refuseCrossTenantRelations, refuseOrganizationChange, refusePlatformOrganizationDelete, refusePlatformOrganizationSuspension } from "./tenancy/invariants";
 
 /**
  * The collections each narrowly-concerned record hook is bound to. PocketBase runs every bound handler in
@@ -54,6 +54,7 @@ export function hookTags(): {
 export function validate(e: core.RecordEvent): void {
   const n = collectionNames(currentConfig());
   const record = recordOf(e);
+  refuseOrganizationChange(record);
   refuseCrossTenantRelations(e.app, n, record);
   const name = record.collection().name;
   if (name === n.organizations) refusePlatformOrganizationSuspension(record);

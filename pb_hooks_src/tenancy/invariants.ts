@@ -26,6 +26,18 @@ export function refuseCrossTenantRelations(app: CoreApp, n: CollectionNames, rec
   }
 }
 
+/**
+ * A record stays in the organization it was created in, whoever writes (tenants cannot name another one
+ * by rule; this holds SuperUsers too). Moving one would leave the rows that point at it, and its own
+ * credentials (a bus user signed by the old account, a host certificate of the old CA, a Thing's address in
+ * the old domain), in the organization it left.
+ */
+export function refuseOrganizationChange(record: core.Record): void {
+  if (record.isNew() || !hasField(record.collection(), "organization")) return;
+  if (record.getString("organization") === record.original().getString("organization")) return;
+  throw new BadRequestError("organization cannot change: a record stays in the organization it was created in (create it anew in the other one)");
+}
+
 /** users.current_organization may only name an organization the user belongs to. */
 function refuseForeignOrganization(app: CoreApp, n: CollectionNames, record: core.Record, field: string, ids: string[]): void {
   if (record.collection().name !== n.users) return;
