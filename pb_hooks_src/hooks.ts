@@ -22,6 +22,7 @@ import { overlayEffects } from "./overlay/effects";
 import { refuseUnusableNetwork } from "./overlay/networks";
 import { prepareThing, refuseBlankCode, thingEffects } from "./inventory/things";
 import { prepareInvite } from "./tenancy/invites";
+import { refuseInstallerSuperuser } from "./tenancy/installer";
 import { currentRoleEffects } from "./tenancy/current-role";
 import { clearActiveOrganization, refuseCrossTenantRelations, refuseOrganizationChange, refusePlatformOrganizationDelete, refusePlatformOrganizationSuspension } from "./tenancy/invariants";
 
@@ -54,6 +55,7 @@ export function hookTags(): {
 export function validate(e: core.RecordEvent): void {
   const n = collectionNames(currentConfig());
   const record = recordOf(e);
+  refuseInstallerSuperuser(record);
   refuseOrganizationChange(record);
   refuseCrossTenantRelations(e.app, n, record);
   const name = record.collection().name;

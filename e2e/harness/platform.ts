@@ -19,6 +19,8 @@ export interface PlatformOptions {
   /** The HTTP port, when the caller reserved it together with others; a free one otherwise. */
   port?: number;
   cwd?: string;
+  /** false: serve with no SuperUser at all (a fresh install); `superuser()` then fails. */
+  superuser?: false;
 }
 
 export interface Platform {
@@ -87,8 +89,10 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
 
   const migrated = await command(["migrate", "up"]);
   if (migrated.code !== 0) throw new Error(`migrate up failed: ${migrated.stderr}${migrated.stdout}`);
-  const upserted = await command(["superuser", "upsert", SUPERUSER.email, SUPERUSER.password]);
-  if (upserted.code !== 0) throw new Error(`superuser upsert failed: ${upserted.stderr}`);
+  if (options.superuser !== false) {
+    const upserted = await command(["superuser", "upsert", SUPERUSER.email, SUPERUSER.password]);
+    if (upserted.code !== 0) throw new Error(`superuser upsert failed: ${upserted.stderr}`);
+  }
 
   let port = options.port ?? (await freePort());
   let url = `http://127.0.0.1:${port}`;
