@@ -167,6 +167,24 @@ describe("bus user transitions", () => {
     expect(await refused(user.creds_file)).toBe(true);
   });
 
+  it("a bus user created suspended holds a refused credential, also once deleted; activation mints a working one", async () => {
+    const owner = await w.client("owner");
+    const user = await owner.collection("bus_users").create({ organization: w.a.organization.id, name: unique("born-off"), active: false });
+    expect(user.creds_file).not.toBe("");
+    // The writer stashed for the audit entry is not part of the response (its bus status is).
+    expect(Object.keys(user).filter((key) => key.startsWith("@"))).toEqual([]);
+    expect(await refused(user.creds_file)).toBe(true);
+    expect(Object.keys((await account(w.a.organization.id)).revocations)).toContain(user.public_key);
+
+    const back = await owner.collection("bus_users").update(user.id, { active: true });
+    expect(await refused(back.creds_file)).toBe(false);
+    expect(await refused(user.creds_file)).toBe(true);
+
+    const deleted = await owner.collection("bus_users").create({ organization: w.a.organization.id, name: unique("born-off"), active: false });
+    await owner.collection("bus_users").delete(deleted.id);
+    expect(await refused(deleted.creds_file)).toBe(true);
+  });
+
   it("revoke replaces a leaked key: the old one is cut off, the replacement works", async () => {
     const user = await busUser(w.a.organization.id);
     const nc = await dial(user.creds_file);
@@ -341,6 +359,25 @@ describe("organization suspension", () => {
     await operator.collection("organizations").update(org.id, { active: true });
     expect(await eventually(async () => !(await refused(users[0].creds_file)))).toBe(true);
     expect(await refused(users[1].creds_file)).toBe(false);
+  });
+
+  it("leaves the account's own suspend switch to the operator when the organization is saved without a transition", async () => {
+    const org = await w.su.collection("organizations").create({ name: "Switched", code: unique("switch"), active: true });
+    const user = await busUser(org.id);
+    const operator = await w.client("operator");
+    await operator.collection("bus_accounts").update((await account(org.id)).id, { active: false });
+    expect(await refused(user.creds_file)).toBe(true);
+
+    const renamed = await operator.collection("organizations").update(org.id, { name: "Switched, renamed" });
+    expect(Object.keys(renamed).filter((key) => key.startsWith("@"))).toEqual([]);
+    expect(await account(org.id)).toMatchObject({ active: false, bus_confirmed: true });
+    expect(await refused(user.creds_file)).toBe(true);
+
+    // The organization's own transitions still carry over: reactivated, the account is restored.
+    await operator.collection("organizations").update(org.id, { active: false });
+    await operator.collection("organizations").update(org.id, { active: true });
+    expect(await account(org.id)).toMatchObject({ active: true, bus_confirmed: true });
+    expect(await refused(user.creds_file)).toBe(false);
   });
 
   it("keeps console sign-in and Thing tokens working while suspended", async () => {

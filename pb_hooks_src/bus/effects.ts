@@ -12,10 +12,17 @@ import { addRevocation, prepareNewUser, prepareUserUpdate, revocationOf, type Re
 export function busEffects(n: CollectionNames, config: PlatformConfig, record: core.Record, action: WriteAction): WriteEffects | undefined {
   const name = record.collection().name;
   if (name === n.organizations && action !== "delete") {
-    return { after: (tx) => mirrorOrganization(tx, n, config, record) };
+    return { after: (tx, previous) => mirrorOrganization(tx, n, config, record, previous) };
   }
   if (name === n.bus_users && action === "create") {
-    return { before: (tx) => prepareNewUser(tx, n, record) };
+    return {
+      before: (tx) => prepareNewUser(tx, n, record),
+      // Born suspended: minted (6.2), and its key revoked at once as a suspension's is (3.2); without
+      // this the credential connected, and kept connecting after the row was deleted.
+      after: (tx) => {
+        if (!record.getBool("active")) revokeInAccount(tx, n, record.getString("organization"), revocationOf(record));
+      },
+    };
   }
   if (name === n.bus_users && action === "update") {
     let revocation: Revocation | undefined;
@@ -69,9 +76,12 @@ export function withdrawDeletedAccount(app: CoreApp, n: CollectionNames, account
 /**
  * An organization's account: provisioned with it (or on a later save, which retries a failed
  * provisioning), and its active flag mirrored. An unchanged flag still publishes again: mirroring is
- * level-triggered, so saving the organization retries a withdrawal the bus did not confirm.
+ * level-triggered, so saving the organization retries a withdrawal the bus did not confirm. A suspended
+ * organization's account is always withdrawn; an active one's own suspend switch (2.1, a Platform
+ * Operator's) is changed only by the organization's transition, not by any other save of it (a rename
+ * re-admitted an account the operator had suspended).
  */
-function mirrorOrganization(tx: CoreApp, n: CollectionNames, config: PlatformConfig, organization: core.Record): void {
+function mirrorOrganization(tx: CoreApp, n: CollectionNames, config: PlatformConfig, organization: core.Record, previous: core.Record | undefined): void {
   const account = accountOf(tx, n, organization.id);
   if (!account) {
     provisionAccount(tx, n, config, organization);
@@ -79,7 +89,8 @@ function mirrorOrganization(tx: CoreApp, n: CollectionNames, config: PlatformCon
     return;
   }
   const active = organization.getBool("active");
-  if (account.getBool("active") !== active) {
+  const mirrored = !active || previous?.getBool("active") !== active;
+  if (mirrored && account.getBool("active") !== active) {
     account.set("active", active);
     account.set("bus_confirmed", false);
     account.set("bus_status", active ? "restoring; not yet confirmed by the bus" : "withdrawing; not yet confirmed by the bus");
