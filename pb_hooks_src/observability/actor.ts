@@ -1,15 +1,16 @@
 // Who made a write. Model hooks fire for every writer but carry no request, so the request hooks (which
 // wrap the model save of the very same record object) stash the caller on the record as custom data.
 // PocketBase keeps an unknown key in the record's data without persisting it (DBExport writes collection
-// fields only) and without exporting it (custom data is serialized only after WithCustomData(true)); the
-// request body cannot set it either (RecordUpsert.Load sets known fields only).
+// fields only), and one prefixed "@pbInternal" is never exported, not even after WithCustomData(true),
+// which the bus status's enrich turns on (core/record_model.go CustomData); the request body cannot set
+// it either (RecordUpsert.Load sets known fields only).
 import { currentConfig } from "../config/runtime";
 import { recordOf } from "../lib/events";
 import { collectionNames } from "../schema/names";
 import { actorOf, SYSTEM, type Actor, type Identity } from "./actor-ref";
 
-const ACTOR_REF = "@actor";
-const ACTOR_NAME = "@actorName";
+const ACTOR_REF = "@pbInternalActor";
+const ACTOR_NAME = "@pbInternalActorName";
 
 /** The actor of a caller (undefined: no session). */
 export function actorFor(auth: core.Record | undefined): Actor {
