@@ -13,6 +13,12 @@ describe("failureText", () => {
     expect(failureText(new Error("value is not a string at github.com/pocketbase/pocketbase/core.(*Record).Set-fm (native)"))).toBe("value is not a string");
   });
 
+  it("keeps one period where a validation error adds its own after PocketBase's", () => {
+    expect(failureText("name: Must be no more than 200 character(s)..")).toBe("name: Must be no more than 200 character(s).");
+    expect(failureText("code: Cannot be blank.; name: Must be no more than 200 character(s)..")).toBe("code: Cannot be blank; name: Must be no more than 200 character(s).");
+    expect(failureText("see the log...")).toBe("see the log...");
+  });
+
   it("keeps only the first line", () => {
     expect(failureText(new Error("first\ngoroutine 1 [running]:"))).toBe("first");
   });

@@ -47,8 +47,12 @@ function fail(line: string): never {
 
 /**
  * The message's first line without the goja frame (" at fn (file.js:1:2(3))" or " at fn (native)") that a
- * JS error carries once it has crossed Go, e.g. thrown by a hook inside a save.
+ * JS error carries once it has crossed Go, e.g. thrown by a hook inside a save. A validation error's text
+ * ends each field's message with a period after PocketBase's own ("character(s).."): one is kept.
  */
 export function failureText(err: unknown): string {
-  return firstLineOf(err).replace(/ at \S+ \((native|[^()]*:\d+:\d+(\(\d+\))?)\)$/, "");
+  return firstLineOf(err)
+    .replace(/ at \S+ \((native|[^()]*:\d+:\d+(\(\d+\))?)\)$/, "")
+    .replace(/([^.])\.; /g, "$1; ")
+    .replace(/([^.])\.\.$/, "$1.");
 }
