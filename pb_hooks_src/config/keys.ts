@@ -14,7 +14,7 @@ const KEYS: KeySpecs<PlatformConfig> = {
   "tenancy.organizations_collection": { type: "string", default: "organizations", meaning: "Collection name of organizations." },
   "tenancy.memberships_collection": { type: "string", default: "memberships", meaning: "Collection name of memberships." },
   "tenancy.invites_collection": { type: "string", default: "invites", meaning: "Collection name of invitations." },
-  "tenancy.invite_expiry_days": { type: "int", default: 7, meaning: "Days an invitation stays valid (at least 1)." },
+  "tenancy.invite_expiry_days": { type: "int", default: 7, meaning: "Days an invitation stays valid (1 to 3650)." },
   "bus.account_collection_name": { type: "string", default: "bus_accounts", meaning: "Collection name of bus accounts." },
   "bus.user_collection_name": { type: "string", default: "bus_users", meaning: "Collection name of bus users." },
   "bus.role_collection_name": { type: "string", default: "bus_roles", meaning: "Collection name of bus roles." },
@@ -80,7 +80,7 @@ const KEYS: KeySpecs<PlatformConfig> = {
   "overlay.network_collection_name": { type: "string", default: "overlay_networks", meaning: "Collection name of overlay networks." },
   "overlay.host_collection_name": { type: "string", default: "overlay_hosts", meaning: "Collection name of overlay hosts." },
   "overlay.log_to_console": { type: "bool", default: false, meaning: "Verbose overlay logging." },
-  "overlay.default_ca_validity_years": { type: "int", default: 10, meaning: "Validity of a new overlay CA in years (at least 1)." },
+  "overlay.default_ca_validity_years": { type: "int", default: 10, meaning: "Validity of a new overlay CA in years (1 to 100)." },
   "overlay.encryption_key": {
     type: "string",
     default: "",

@@ -156,9 +156,16 @@ describe("validateConfig", () => {
 
   describe("integer bounds", () => {
     it("refuses values below the minimum", () => {
-      expect(refusal({ tenancy: { invite_expiry_days: 0 } })).toBe("tenancy.invite_expiry_days must be at least 1, got 0");
-      expect(refusal({ overlay: { default_ca_validity_years: 0 } })).toBe("overlay.default_ca_validity_years must be at least 1, got 0");
+      expect(refusal({ tenancy: { invite_expiry_days: 0 } })).toBe("tenancy.invite_expiry_days must be at least 1 and at most 3650, got 0");
+      expect(refusal({ overlay: { default_ca_validity_years: 0 } })).toBe("overlay.default_ca_validity_years must be at least 1 and at most 100, got 0");
       expect(refusal({ audit: retention({ max_records: -1 }) })).toBe("audit.retention.max_records must be at least 0, got -1");
+    });
+
+    it("refuses an expiry or a validity past what a date can carry", () => {
+      expect(refusal({ tenancy: { invite_expiry_days: 1_000_000_000 } })).toBe("tenancy.invite_expiry_days must be at least 1 and at most 3650, got 1000000000");
+      expect(refusal({ overlay: { default_ca_validity_years: 10_000 } })).toBe("overlay.default_ca_validity_years must be at least 1 and at most 100, got 10000");
+      expect(validateConfig(withValues({ tenancy: { invite_expiry_days: 3650 } })).tenancy.invite_expiry_days).toBe(3650);
+      expect(validateConfig(withValues({ overlay: { default_ca_validity_years: 100 } })).overlay.default_ca_validity_years).toBe(100);
     });
 
     it.each(["max_connections", "max_subscriptions", "max_payload", "max_persist_disk_storage", "max_persist_memory_storage"] as const)(

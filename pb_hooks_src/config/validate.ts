@@ -44,15 +44,17 @@ export function validateConfig(config: PlatformConfig, describe: Describe = (key
   const cron = cronProblem(audit.retention.interval);
   if (cron !== undefined) fail("audit.retention.interval", `is not a cron schedule: ${cron}`);
 
-  checkAtLeast("tenancy.invite_expiry_days", tenancy.invite_expiry_days, 1, fail);
-  checkAtLeast("overlay.default_ca_validity_years", overlay.default_ca_validity_years, 1, fail);
-  checkAtLeast("audit.retention.max_records", audit.retention.max_records, 0, fail);
+  // Upper bounds a date can carry: a billion days' expiry failed every invitation, and a CA valid for
+  // 10,000 years got a blank not_after that nebula-cert cannot print.
+  checkBounds("tenancy.invite_expiry_days", tenancy.invite_expiry_days, 1, fail, 3650);
+  checkBounds("overlay.default_ca_validity_years", overlay.default_ca_validity_years, 1, fail, 100);
+  checkBounds("audit.retention.max_records", audit.retention.max_records, 0, fail);
   const limits = bus.default_limits;
-  checkAtLeast("bus.default_limits.max_connections", limits.max_connections, -1, fail);
-  checkAtLeast("bus.default_limits.max_subscriptions", limits.max_subscriptions, -1, fail);
-  checkAtLeast("bus.default_limits.max_payload", limits.max_payload, -1, fail);
-  checkAtLeast("bus.default_limits.max_persist_disk_storage", limits.max_persist_disk_storage, -1, fail);
-  checkAtLeast("bus.default_limits.max_persist_memory_storage", limits.max_persist_memory_storage, -1, fail);
+  checkBounds("bus.default_limits.max_connections", limits.max_connections, -1, fail);
+  checkBounds("bus.default_limits.max_subscriptions", limits.max_subscriptions, -1, fail);
+  checkBounds("bus.default_limits.max_payload", limits.max_payload, -1, fail);
+  checkBounds("bus.default_limits.max_persist_disk_storage", limits.max_persist_disk_storage, -1, fail);
+  checkBounds("bus.default_limits.max_persist_memory_storage", limits.max_persist_memory_storage, -1, fail);
 
   checkCollectionNames(config, fail);
 
@@ -97,8 +99,8 @@ function checkDuration(key: ConfigKey, value: string, fail: Fail): void {
   if (problem !== undefined) fail(key, problem);
 }
 
-function checkAtLeast(key: ConfigKey, value: number, min: number, fail: Fail): void {
-  if (value < min) fail(key, `must be at least ${min}, got ${value}`);
+function checkBounds(key: ConfigKey, value: number, min: number, fail: Fail, max = Infinity): void {
+  if (value < min || value > max) fail(key, `must be at least ${min}${max === Infinity ? "" : ` and at most ${max}`}, got ${value}`);
 }
 
 function checkCollectionNames(config: PlatformConfig, fail: Fail): void {
