@@ -7,7 +7,7 @@ import type { RecordModel } from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { busAccepts, closedWithin, connectWithCreds, eventually, roundTrip, startPlatformWithBus, type PlatformWithBus } from "./harness/bus";
 import { readyWhen } from "./harness/readiness";
-import { PASSWORD, buildWorld, client, createMember, unique, type Role, type World } from "./harness/world";
+import { PASSWORD, buildWorld, client, createMember, statusOf, unique, type Role, type World } from "./harness/world";
 
 let bus: PlatformWithBus;
 let w: World;
@@ -132,6 +132,23 @@ describe("credentials", () => {
       nc.publish("commands.room1", "reboot");
       await nc.flush();
     })).toEqual(["telemetry.room1"]);
+  });
+
+  it("are refused where their permissions would make a credential no client can present (a CONNECT line's 4 KiB)", async () => {
+    const subjects = (count: number) => Array.from({ length: count }, (_, i) => `telemetry.site-${i}.temperature`);
+    const owner = await w.client("owner");
+    const name = unique("wide");
+    const oversize = await owner.collection("bus_users").create({ organization: w.a.organization.id, name, publish_permissions: subjects(100) }).then(
+      () => "created",
+      (err: { status: number; response: { message: string } }) => `${err.status} ${err.response.message}`,
+    );
+    expect(oversize).toMatch(/^400 The permissions make a credential of \d+ bytes/);
+    expect((await w.su.collection("bus_users").getList(1, 1, { filter: `name = "${name}"` })).totalItems).toBe(0);
+
+    const user = await owner.collection("bus_users").create({ organization: w.a.organization.id, name, publish_permissions: subjects(40) });
+    expect(await refused(user.creds_file)).toBe(false);
+    expect(await statusOf(owner.collection("bus_users").update(user.id, { publish_permissions: subjects(100) }))).toBe(400);
+    expect((await w.su.collection("bus_users").getOne(user.id)).jwt).toBe(user.jwt);
   });
 
   it("never cross tenants, except through an import the importing tenant declared", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { accountClaims, credsFile, limitsProblem, operatorClaims, permissionsFrom, permissionsProblem, systemAccountClaims, userClaims, type AccountState } from "./claims";
+import { accountClaims, credentialSizeProblem, credsFile, limitsProblem, MAX_USER_JWT_BYTES, operatorClaims, permissionsFrom, permissionsProblem, systemAccountClaims, userClaims, type AccountState } from "./claims";
 
 const limits = {
   max_connections: 100,
@@ -134,5 +134,12 @@ describe("permissionsProblem", () => {
       expect(permissionsProblem(value), JSON.stringify(value)).toBe("must be a list of subjects, or an object with allow and deny lists of subjects");
     }
     expect(permissionsFrom({ deny: ">" })).toEqual({ allow: [], deny: [] }); // why: a deny of ">" given as a string denied nothing
+  });
+});
+
+describe("credentialSizeProblem", () => {
+  it("lets a credential through up to the size a CONNECT line leaves it, and names the size past it", () => {
+    expect(credentialSizeProblem("x".repeat(MAX_USER_JWT_BYTES))).toBeUndefined();
+    expect(credentialSizeProblem("x".repeat(MAX_USER_JWT_BYTES + 1))).toMatch(/^the permissions make a credential of 3585 bytes, more than the 3584 .* wildcards$/);
   });
 });

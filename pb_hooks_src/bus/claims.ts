@@ -228,6 +228,22 @@ export function permissionsProblem(value: unknown): string | undefined {
 }
 
 /**
+ * The longest user JWT a client can present. nats-server reads at most 4,096 bytes of a client's or a leaf's
+ * CONNECT line (its default `max_control_line`, which the sites' leaf servers keep too), and the line
+ * carries the JWT with the nonce's signature and the client's options (~300–500 bytes).
+ */
+export const MAX_USER_JWT_BYTES = 3584;
+
+/** Why a user credential could never connect, or undefined when it can. */
+export function credentialSizeProblem(userJwt: string): string | undefined {
+  if (userJwt.length <= MAX_USER_JWT_BYTES) return undefined;
+  return (
+    `the permissions make a credential of ${userJwt.length} bytes, more than the ${MAX_USER_JWT_BYTES} a bus client can present ` +
+    "(nats-server reads at most 4096 bytes of a CONNECT line): list fewer subjects, or cover them with wildcards"
+  );
+}
+
+/**
  * Permissions as recorded on roles and bus users: `{allow, deny}` lists of subjects, or a plain list
  * of subjects meaning allow. Anything else grants nothing extra.
  */

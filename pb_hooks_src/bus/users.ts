@@ -9,7 +9,7 @@ import { badRequest } from "../lib/errors";
 import type { CollectionNames } from "../schema/names";
 import { accountOf, jsonOf, userSigningSeed } from "./accounts";
 import { jwtIssuedAt } from "./issued-at";
-import { credsFile, permissionsFrom, permissionsProblem, userClaims } from "./claims";
+import { credentialSizeProblem, credsFile, permissionsFrom, permissionsProblem, userClaims } from "./claims";
 import { sealSecret, unsealSecret } from "./secrets";
 import { newNkeys, signJwt } from "./signer";
 
@@ -47,10 +47,11 @@ export function prepareNewUser(tx: CoreApp, n: CollectionNames, user: core.Recor
   const issued = account && presignedUsers.take(user.id, credentialBasis(account, user));
   if (issued) {
     user.load(issued);
-    return;
+  } else {
+    replaceKey(user);
+    mint(tx, n, user, account);
   }
-  replaceKey(user);
-  mint(tx, n, user, account);
+  refuseOversizeCredential(user);
 }
 
 /**
@@ -137,10 +138,21 @@ export function prepareUserUpdate(tx: CoreApp, n: CollectionNames, user: core.Re
     // stays, so its holder only re-reads its row (the agent does on the hub's refusal).
     const revocation = revocationOf(user);
     mint(tx, n, user, undefined, revocation.cutoff);
+    refuseOversizeCredential(user);
     return revocation;
   }
   if (regenerate || !wasActive || permissionsChanged) mint(tx, n, user);
+  if (permissionsChanged) refuseOversizeCredential(user);
   return undefined;
+}
+
+/**
+ * A credential no client could present is refused where permissions are set (a creation, a change of
+ * them), not on a re-sign: a signing-key rotation must not fail on a row minted before this check.
+ */
+function refuseOversizeCredential(user: core.Record): void {
+  const problem = credentialSizeProblem(user.getString("jwt"));
+  if (problem) throw badRequest(problem);
 }
 
 /**
