@@ -10,7 +10,7 @@ import { turnOffInstaller } from "./tenancy/installer";
 export { start } from "./startup";
 export { hookTags } from "./hooks";
 export { stopSidecar } from "./lib/sidecar";
-export { auditCollectionName, mirrorsToConsole } from "./observability/handlers";
+export { auditCollectionName, mirrorsToConsole, verboseCollections } from "./observability/handlers";
 export { RETENTION_JOB, retentionSchedule } from "./observability/retention-job";
 export { RECONCILE_JOB, RECONCILE_SCHEDULE } from "./bus/reconcile";
 export { WATCHDOG_JOB, WATCHDOG_SCHEDULE } from "./observability/readiness/platform";

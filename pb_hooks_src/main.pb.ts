@@ -98,6 +98,24 @@ if (loader.mirrorsToConsole()) {
   }, loader.auditCollectionName());
 }
 
+// bus.log_to_console and overlay.log_to_console: a line per committed write of the credential records,
+// bound only while a flag is on (observability/verbose.ts).
+const verboseTags = loader.verboseCollections();
+if (verboseTags.length > 0) {
+  onRecordAfterCreateSuccess((e) => {
+    (require(`${__hooks}/lib/platform.js`) as Platform).observability.logCommittedWrite(e, "create");
+    e.next();
+  }, ...verboseTags);
+  onRecordAfterUpdateSuccess((e) => {
+    (require(`${__hooks}/lib/platform.js`) as Platform).observability.logCommittedWrite(e, "update");
+    e.next();
+  }, ...verboseTags);
+  onRecordAfterDeleteSuccess((e) => {
+    (require(`${__hooks}/lib/platform.js`) as Platform).observability.logCommittedWrite(e, "delete");
+    e.next();
+  }, ...verboseTags);
+}
+
 cronAdd(
   loader.RETENTION_JOB,
   loader.retentionSchedule(),

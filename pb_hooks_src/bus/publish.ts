@@ -6,6 +6,7 @@
 import { currentConfig } from "../config/runtime";
 import { sidecarCall } from "../lib/sidecar";
 import { SidecarError, reasonOf } from "../lib/sidecar-messages";
+import { logPublication } from "../observability/verbose";
 import type { CollectionNames } from "../schema/names";
 import { operatorKeys } from "./operator";
 import { parseClaimsReply, type ClaimsReply } from "./replies";
@@ -15,6 +16,7 @@ const PUBLISH_TIMEOUT_MS = 3000;
 export function publishAccount(app: CoreApp, n: CollectionNames, account: core.Record): ClaimsReply {
   const outcome = publishClaim(app, account.getString("jwt"));
   recordOutcome(app, n, account, outcome);
+  logPublication(account, outcome.ok, outcome.message);
   return outcome;
 }
 

@@ -56,7 +56,7 @@ const KEYS: KeySpecs<PlatformConfig> = {
     default: "helpdesk.>",
     meaning: "Subject subtree a managed organization exports to the provider; must end in `.>`.",
   },
-  "bus.log_to_console": { type: "bool", default: false, meaning: "Verbose bus logging." },
+  "bus.log_to_console": { type: "bool", default: false, meaning: "Verbose bus logging: a line per committed write of a bus user or account, and per claim publication." },
   "bus.default_limits.max_connections": { type: "int", default: 100, meaning: "New accounts' connection limit; -1 unlimited." },
   "bus.default_limits.max_subscriptions": { type: "int", default: 5000, meaning: "New accounts' subscription limit; -1 unlimited." },
   "bus.default_limits.max_payload": { type: "int", default: 1048576, meaning: "New accounts' message size limit in bytes (1 MiB); -1 unlimited." },
@@ -79,7 +79,7 @@ const KEYS: KeySpecs<PlatformConfig> = {
   "overlay.ca_collection_name": { type: "string", default: "overlay_ca", meaning: "Collection name of overlay CAs." },
   "overlay.network_collection_name": { type: "string", default: "overlay_networks", meaning: "Collection name of overlay networks." },
   "overlay.host_collection_name": { type: "string", default: "overlay_hosts", meaning: "Collection name of overlay hosts." },
-  "overlay.log_to_console": { type: "bool", default: false, meaning: "Verbose overlay logging." },
+  "overlay.log_to_console": { type: "bool", default: false, meaning: "Verbose overlay logging: a line per committed write of a CA, network or host." },
   "overlay.default_ca_validity_years": { type: "int", default: 10, meaning: "Validity of a new overlay CA in years (1 to 100)." },
   "overlay.encryption_key": {
     type: "string",

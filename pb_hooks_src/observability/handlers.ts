@@ -1,4 +1,4 @@
-// What main.pb.js binds for the audit log and the activity feed (platform.observability.*).
+// What main.pb.js binds for the audit log, the activity feed and the verbose logs (platform.observability.*).
 import { currentConfig } from "../config/runtime";
 import { collectionNames } from "../schema/names";
 
@@ -6,6 +6,7 @@ export { attribute, stampActor } from "./actor";
 export { auditAuth } from "./auth";
 export { mirrorToConsole } from "./console";
 export { RETENTION_JOB, retentionSchedule, sweepRetention } from "./retention-job";
+export { logCommittedWrite, verboseCollections } from "./verbose";
 export { journalCollectionCreate, journalCollectionDelete, journalCollectionUpdate, stampCollectionActor } from "./schema-journal";
 
 /** The audit collection's configured name: the tag of the console mirror's hook. */
