@@ -104,6 +104,26 @@ describe("overlay hosts", () => {
     expect(toggled.cert).toBe(renamed.cert);
   });
 
+  it("blocks the certificate an active host held before it was re-signed as another address or name, not one renewed", async () => {
+    const create = (name: string, overlay_ip: string) =>
+      w.su.collection("overlay_hosts").create({ organization: w.a.organization.id, network: w.a.overlay_networks.id, name, overlay_ip, active: true });
+    const blocked = async () => ((await w.su.collection("overlay_ca").getOne(w.a.overlay_ca.id)).revoked_fingerprints ?? []) as string[];
+    const mover = await create("mover", "10.42.0.40");
+    const moved = await w.su.collection("overlay_hosts").update(mover.id, { overlay_ip: "10.42.0.41" });
+    expect(await blocked()).toContain(mover.fingerprint);
+    expect(await blocked()).not.toContain(moved.fingerprint);
+    // The next host given the old address, and every other host, is served the block.
+    const successor = await create("successor", "10.42.0.40");
+    const config = yaml.load((await w.su.collection("overlay_hosts").getOne(successor.id)).config_yaml) as { pki: { blocklist: string[] } };
+    expect(config.pki.blocklist).toContain(mover.fingerprint);
+
+    const renamed = await w.su.collection("overlay_hosts").update(mover.id, { name: "mover-b" });
+    expect(await blocked()).toContain(moved.fingerprint);
+    const renewed = await w.su.collection("overlay_hosts").update(mover.id, { cert: "" });
+    expect(renewed.fingerprint).not.toBe(renamed.fingerprint);
+    expect(await blocked()).not.toContain(renamed.fingerprint);
+  });
+
   it("refuses an address outside the network, and one already used in it", async () => {
     const owner = await w.client("owner");
     const body = { organization: w.a.organization.id, network: w.a.overlay_networks.id, name: "bad", active: true };

@@ -79,13 +79,23 @@ export function prepareHost(tx: CoreApp, n: CollectionNames, host: core.Record, 
     // Reactivation re-signs: the certificate blocked while inactive stays blocked (docs/overlay.md "Deactivation").
     const reactivated = activeChanged && host.getBool("active");
     if (!original || original.getString("public_endpoint") !== host.getString("public_endpoint")) checkPublicEndpoint(host.getString("public_endpoint"));
-    const changed = !original || reactivated || !host.getString("cert") || CERTIFICATE_FIELDS.some((f) => toString(original.get(f)) !== toString(host.get(f)));
+    const identityChanged = !!original && CERTIFICATE_FIELDS.some((f) => toString(original.get(f)) !== toString(host.get(f)));
+    const changed = !original || reactivated || !host.getString("cert") || identityChanged;
     const ca = caOf(tx, n, host.getString("organization"));
     if (!ca || !ca.getString("cert")) throw new HostError("no overlay certificate authority for the organization");
     if (changed) signHost(tx, n, host, ca, now);
     // The CA's list holds every certificate a deactivation took out (kept for good, so a reactivation's new
-    // certificate leaves the old one blocked) and the current one of every inactive host.
-    revoke(tx, ca, activeChanged ? original.getString("fingerprint") : "", host.getBool("active") ? "" : host.getString("fingerprint"));
+    // certificate leaves the old one blocked), the current one of every inactive host, and the one an
+    // active host held before it was re-signed as another name, address, network or groups: that one would
+    // go on vouching for what the host no longer is, an address the next host may be given. A renewal
+    // (a blank `cert`) and a rotation's re-sign keep the host's identity and block nothing.
+    const superseded = identityChanged && !activeChanged && host.getBool("active");
+    revoke(
+      tx,
+      ca,
+      activeChanged || superseded ? original.getString("fingerprint") : "",
+      host.getBool("active") ? "" : host.getString("fingerprint"),
+    );
     host.set("config_yaml", configOf(tx, n, host, ca));
   } catch (err) {
     if (err instanceof HostError) throw new BadRequestError(err.message);
