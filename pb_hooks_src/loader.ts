@@ -17,15 +17,15 @@ export { WATCHDOG_JOB, WATCHDOG_SCHEDULE } from "./observability/readiness/platf
 export { enabled as metricsEnabled } from "./observability/metrics/platform";
 
 /**
- * serve's onBootstrap: the uptime's start; the installer's placeholder SuperUser removed
- * (tenancy/installer.ts); the embedded nats-server (`serve --bus`), which answers before bootstrap
- * returns; then the sidecar's Node process, spawned and not waited for. In that order because Node's
- * start takes a core for ~40 ms, which nats-server's start, waited for, would otherwise share. Every bus
- * account converges later, at platform.ts#startedRoute.
+ * serve's onBootstrap: the uptime's start; the embedded nats-server (`serve --bus`), which answers before
+ * bootstrap returns (or refuses the start); the installer's placeholder SuperUser removed
+ * (tenancy/installer.ts); then the sidecar's Node process, spawned and not waited for. In that order
+ * because Node's start takes a core for ~40 ms, which nats-server's start, waited for, would otherwise
+ * share. Every bus account converges later, at platform.ts#startedRoute.
  */
 export function startServing(app: CoreApp): void {
   markStarted();
-  if ($os.args.includes("serve")) turnOffInstaller(app);
   startEmbeddedIfEnabled(app);
+  if ($os.args.includes("serve")) turnOffInstaller(app);
   startSidecarWithServe(proberSettings);
 }
