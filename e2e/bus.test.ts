@@ -683,6 +683,21 @@ describe("managed organizations", () => {
       await tenant.flush();
     })).toEqual([`helpdesk.${managed.code}.ticket1`]);
   });
+
+  it("take the provider's import of them along when deleted, so their code can be managed again", async () => {
+    const providers = await w.su.collection("organizations").getFullList({ filter: "is_operator_org = true" });
+    const provider = providers[0] ?? (await w.su.collection("organizations").create({ name: "Provider", code: unique("provider"), active: true, is_operator_org: true }));
+    const code = unique("gone");
+    const imports = () => w.su.collection("bus_account_imports").getFullList({ filter: `organization = "${provider.id}" && local_subject = "helpdesk.${code}.>"` });
+    const first = await w.su.collection("organizations").create({ name: "Managed once", code, active: true, managed: true });
+    expect(await imports()).toHaveLength(1);
+    await w.su.collection("organizations").delete(first.id);
+    expect(await imports()).toHaveLength(0);
+    expect(await account(provider.id)).toMatchObject({ bus_confirmed: true });
+
+    const again = await w.su.collection("organizations").create({ name: "Managed again", code, active: true, managed: true });
+    expect((await imports()).map((row) => row.account_pub)).toEqual([(await account(again.id)).public_key]);
+  });
 });
 
 describe("bus.encryption_key", () => {

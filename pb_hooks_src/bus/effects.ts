@@ -5,7 +5,7 @@ import { findRecord, organizationExists } from "../lib/collections";
 import { activeTransition, deletedActiveThing, type ActiveTransition, type WriteAction, type WriteEffects } from "../lib/effects";
 import type { CollectionNames } from "../schema/names";
 import { accountOf, provisionAccount, refuseUnsignableExchange, resignAccount, signedAccountJwt } from "./accounts";
-import { ensureManagedExchange } from "./managed";
+import { ensureManagedExchange, removeManagedImport } from "./managed";
 import { publishAccount, publishClaim } from "./publish";
 import { addRevocation, prepareNewUser, prepareUserUpdate, revocationOf, type Revocation } from "./users";
 
@@ -13,6 +13,9 @@ export function busEffects(n: CollectionNames, config: PlatformConfig, record: c
   const name = record.collection().name;
   if (name === n.organizations && action !== "delete") {
     return { after: (tx, previous) => mirrorOrganization(tx, n, config, record, previous) };
+  }
+  if (name === n.organizations && action === "delete") {
+    return { before: (tx) => removeManagedImport(tx, n, record) };
   }
   if (name === n.bus_users && action === "create") {
     return {

@@ -37,3 +37,20 @@ export function ensureManagedExchange(tx: CoreApp, n: CollectionNames, subject: 
   });
   tx.save(imported);
 }
+
+/**
+ * Before a managed organization's delete: the provider's import of its account goes with it. It would
+ * stay in the provider's claim importing a withdrawn account, and an organization made later with the
+ * same code would add a second import of the same local subject.
+ */
+export function removeManagedImport(tx: CoreApp, n: CollectionNames, organization: core.Record): void {
+  const account = accountOf(tx, n, organization.id);
+  const provider = findFirst(tx, n.organizations, "is_operator_org = true", {});
+  if (!account || !provider || provider.id === organization.id) return;
+  const imported = findFirst(tx, n.bus_account_imports, "organization = {:provider} && name = {:name} && account_pub = {:account}", {
+    provider: provider.id,
+    name: `${MANAGED_EXPORT_NAME} ${organization.getString("code")}`,
+    account: account.getString("public_key"),
+  });
+  if (imported) tx.delete(imported);
+}
