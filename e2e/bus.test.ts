@@ -83,6 +83,13 @@ describe("provisioning", () => {
     expect(claims).toMatchObject({ name: "iot-control-plane.operator", nats: { type: "operator", system_account: operator.sys_account_pub } });
   });
 
+  it("refuses a second default role, naming the first", async () => {
+    const owner = await w.client("owner");
+    const second = await owner.collection("bus_roles").create({ organization: w.a.organization.id, name: unique("also-default"), is_default: true }).catch((e) => e);
+    expect(second.status).toBe(400);
+    expect(second.response.message).toBe(`The organization's default role is "default" already: clear its is_default first.`);
+  });
+
   it("fails the organization's save when its bus records cannot be made; saving again retries", async () => {
     const code = unique("lonely");
     // A managed organization needs the provider's account, which this world has no operator org for yet.

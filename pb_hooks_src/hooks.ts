@@ -17,6 +17,7 @@ import { isDerivedActivity } from "./observability/writer";
 import { stampActor } from "./observability/actor";
 import { refuseUnsignablePermissions } from "./bus/users";
 import { refuseUnsignableLimits } from "./bus/accounts";
+import { refuseSecondDefaultRole } from "./bus/roles";
 import { serverFieldsChanged } from "./schema/server-fields";
 import { overlayEffects } from "./overlay/effects";
 import { refuseUnusableNetwork } from "./overlay/networks";
@@ -61,6 +62,7 @@ export function validate(e: core.RecordEvent): void {
   const name = record.collection().name;
   if (name === n.organizations) refusePlatformOrganizationSuspension(record);
   if (name === n.bus_users || name === n.bus_roles) withApiErrors(() => refuseUnsignablePermissions(record));
+  if (name === n.bus_roles) withApiErrors(() => refuseSecondDefaultRole(e.app, n, record));
   if (name === n.bus_accounts) withApiErrors(() => refuseUnsignableLimits(record));
   if (name === n.overlay_networks) withApiErrors(() => refuseUnusableNetwork(record));
 }

@@ -1,13 +1,14 @@
 // Tenant bus accounts: provisioning with an organization, and the signed claim recomputed from the
 // recorded state (limits, signing keys, revocations, exports, imports) whenever that state changes.
 import type { PlatformConfig } from "../config/types";
-import { findAll, findByField, findFirst } from "../lib/collections";
+import { findAll, findByField } from "../lib/collections";
 import type { CollectionNames } from "../schema/names";
 import { badRequest } from "../lib/errors";
 import { accountClaims, limitsProblem, type AccountLimits, type Claims, type ExportClaim, type ImportClaim } from "./claims";
 import { jwtIssuedAt } from "./issued-at";
 import { distinctExchanges, exportsProblem, importsProblem, type ExchangeRow } from "./subjects";
 import { operatorKeys } from "./operator";
+import { defaultRoleOf } from "./roles";
 import { sealSecret, unsealSecret } from "./secrets";
 import { newNkeys, signJwt } from "./signer";
 
@@ -39,7 +40,7 @@ export function provisionAccount(tx: CoreApp, n: CollectionNames, config: Platfo
   });
   account.set("jwt", signedAccountJwt(tx, n, account));
   tx.save(account);
-  if (!findFirst(tx, n.bus_roles, "organization = {:org} && is_default = true", { org: organization.id })) {
+  if (!defaultRoleOf(tx, n, organization.id)) {
     const role = new Record(tx.findCollectionByNameOrId(n.bus_roles));
     role.load({ organization: organization.id, name: "default", is_default: true, description: "Used for Things created with bus.mode auto and no role_id" });
     tx.save(role);

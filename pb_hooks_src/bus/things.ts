@@ -1,9 +1,10 @@
 // The bus identity of a Thing created with bus.mode auto (spec 4.2): a new bus user of the organization's
 // active account, with the given role or the organization's default role.
-import { findFirst, findRecord } from "../lib/collections";
+import { findRecord } from "../lib/collections";
 import { badRequest } from "../lib/errors";
 import type { CollectionNames } from "../schema/names";
 import { accountOf } from "./accounts";
+import { defaultRoleOf } from "./roles";
 import { inheritRolePermissions, presignUser } from "./users";
 
 /**
@@ -17,7 +18,7 @@ export function mintBusUser(tx: CoreApp, n: CollectionNames, organization: core.
   }
   const role = roleId
     ? findRecord(tx, n.bus_roles, roleId)
-    : findFirst(tx, n.bus_roles, "organization = {:org} && is_default = true", { org: organization.id });
+    : defaultRoleOf(tx, n, organization.id);
   if (!role || role.getString("organization") !== organization.id) {
     throw badRequest(roleId ? "bus.role_id does not name a role of the organization" : "the organization has no default bus role");
   }
