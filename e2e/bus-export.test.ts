@@ -5,7 +5,7 @@
 // @nats-io/jwt, so these tests do not depend on the platform's own provisioning (except the one that
 // checks `bus export` creates the operator when there is none yet).
 import { spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, closeSync, cpSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, connect as tcpConnect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -438,6 +438,29 @@ describe("serve --bus", () => {
       expect(served.output()).not.toContain("not confirmed by the bus");
     } finally {
       await stop(served.child);
+    }
+  });
+
+  it("writes nats-server's log whole into serve's output, also a file serve's own writes do not append to", async () => {
+    const exported = await exportFolder(platform);
+    const logPath = join(exported.dir, "..", `serve-${seq++}.log`);
+    // What `serve … > serve.log` gives: a file opened for writing, not appending.
+    const log = openSync(logPath, "w");
+    const httpPort = await freePort();
+    const child = spawn(LAUNCHER, ["serve", "--http", `127.0.0.1:${httpPort}`, "--bus", "--bus-config", join(exported.dir, "bus.conf")], {
+      env: { ...process.env, PB_DATA_DIR: dir("data"), PLATFORM_BUS_SERVER_URL: `nats://127.0.0.1:${exported.port}` },
+      cwd: scratch,
+      stdio: ["ignore", log, log],
+    });
+    closeSync(log);
+    try {
+      expect(await until(() => apiAnswers(`http://127.0.0.1:${httpPort}`), 30_000)).toBe(true);
+      await until(() => readFileSync(logPath, "utf8").includes("Server is ready"), 5_000);
+      const written = readFileSync(logPath, "utf8");
+      expect(written).toContain("Server started at");
+      for (const line of ["[INF] Starting nats-server", "[INF] Using configuration file", "[INF] Server is ready"]) expect(written, written).toContain(line);
+    } finally {
+      await stop(child);
     }
   });
 

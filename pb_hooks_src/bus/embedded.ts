@@ -4,6 +4,7 @@
 // The supervisor (supervisor.ts) stops it as well when PocketBase dies without terminating.
 import { currentConfig } from "../config/runtime";
 import { firstLineOf } from "../lib/errors";
+import { stderr } from "../lib/std-streams";
 import { withoutCredentials } from "../lib/url-text";
 import { rootCommand } from "../lib/events";
 import { commandName } from "./command-line";
@@ -88,6 +89,11 @@ export function startEmbedded(app: CoreApp): void {
   const cmd = $os.cmd("bash", ...supervisorArgs(natsServer, configPath));
   cmd.dir = folder;
   cmd.env = supervisorEnv(process.env);
+  // PocketBase's own stderr, inherited as it is (an *os.File): nats-server's log lands where serve's does,
+  // a journald socket included. Until 2026-11-25 the supervisor reopened /proc/<pid>/fd/2, a file
+  // description of its own, whose appends serve's writes overwrote when serve's output was a file (`>`).
+  cmd.stdout = stderr();
+  cmd.stderr = stderr();
   const lifeline = cmd.stdinPipe();
   cmd.start();
   // The store keeps the pipe's write end referenced: were it collected, its finalizer would close it.

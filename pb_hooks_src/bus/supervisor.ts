@@ -11,17 +11,13 @@
 const PREFLIGHT_TIMEOUT_S = 10;
 
 // $1: nats-server binary, $2: config file, further arguments go to nats-server.
-// - Given no stderr (goja cannot hand a child PocketBase's own), the log goes to the parent's stderr when
-//   that can be reopened (a pipe, terminal or file; not a socket such as journald's), else nowhere.
+// - Its stdout and stderr are PocketBase's own stderr (embedded.ts), which nats-server inherits.
 // - Background jobs of a non-interactive shell get /dev/null as stdin, so the pipe is kept on fd 3.
 // - The shell itself watches both: `read -t` on the pipe returns at its end (PocketBase gone), and every
 //   0.2 s it looks whether nats-server still runs. Not `wait -n` on nats-server and a `cat` of the pipe:
 //   a job that has already ended when `wait -n` starts is "no such job" to it, so a nats-server that died
 //   at once left the supervisor waiting on the pipe for good. And no `cat`: one process (~1.6 MB) fewer.
 export const SUPERVISOR_SCRIPT = String.raw`
-if [ /proc/$$/fd/2 -ef /dev/null ] && (exec 2>>"/proc/$PPID/fd/2") 2>/dev/null; then
-  exec 2>>"/proc/$PPID/fd/2" 1>&2
-fi
 exec 3<&0 0</dev/null
 bin=$1 config=$2
 shift 2
