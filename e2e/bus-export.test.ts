@@ -501,6 +501,18 @@ describe("serve --bus", () => {
     expect(processesWithArgument(join(exported.dir, "bus.conf"))).toEqual([]);
   });
 
+  it("refuses to start when bus.persist_domain is not the config's JetStream domain, which sites would be told", async () => {
+    const exported = await exportFolder(platform);
+    const served = await serveBus(exported, { PLATFORM_BUS_PERSIST_DOMAIN: "elsewhere" });
+    expect(await served.exited).toBe(2);
+    const lines = served.output().trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(
+      `configuration refused: bus.embedded_config ${join(exported.dir, "bus.conf")} has the JetStream domain "hub" but bus.persist_domain is "elsewhere", which sites are told to use: make them the same`,
+    );
+    expect(processesWithArgument(join(exported.dir, "bus.conf"))).toEqual([]);
+  });
+
   /** Serves with --bus, expects it to stop by itself with `message` among its lines; the time it took. */
   async function refusedStart(exported: Exported, message: string, env: Record<string, string> = {}): Promise<number> {
     const started = Date.now();

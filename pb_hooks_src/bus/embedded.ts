@@ -8,7 +8,7 @@ import { stderr } from "../lib/std-streams";
 import { withoutCredentials } from "../lib/url-text";
 import { rootCommand } from "../lib/events";
 import { commandName } from "./command-line";
-import { clientPortOf, serverUrlPort } from "./server-port";
+import { clientPortOf, jetstreamDomainOf, serverUrlPort } from "./server-port";
 import { answered, awaitAnswerArgs, dialHost, parsePreflight, preflightArgs, supervisorArgs, supervisorEnv } from "./supervisor";
 
 type Platform = typeof import("../platform");
@@ -66,6 +66,10 @@ export function startEmbedded(app: CoreApp): void {
     port = clientPortOf(text);
     const urlPort = serverUrlPort(config.bus.server_url);
     if (port !== urlPort) refuse(`bus.embedded_config ${configPath} listens on port ${port} but bus.server_url ${withoutCredentials(config.bus.server_url)} dials port ${urlPort}`);
+    const domain = jetstreamDomainOf(text);
+    if (domain !== config.bus.persist_domain) {
+      refuse(`bus.embedded_config ${configPath} has the JetStream domain ${JSON.stringify(domain)} but bus.persist_domain is ${JSON.stringify(config.bus.persist_domain)}, which sites are told to use: make them the same`);
+    }
   } catch (err) {
     refuse(`bus.embedded_config ${configPath}: ${firstLineOf(err)}`);
   }

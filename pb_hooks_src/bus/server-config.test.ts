@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { EXPORT_LAYOUT, exportInput, type ExportFlags } from "./export-options";
 import { natsServerConfig, quote, ServerConfigError, type ServerConfigInput } from "./server-config";
-import { clientPortOf, serverUrlPort, ServerPortError } from "./server-port";
+import { clientPortOf, jetstreamDomainOf, serverUrlPort, ServerPortError } from "./server-port";
 
 const SYS = `A${"B".repeat(55)}`;
 const JWT = "eyJ0eXAiOiJKV1QiLCJhbGciOiJlZDI1NTE5LW5rZXkifQ.eyJzdWIiOiJ4In0.c2lnbmF0dXJl";
@@ -197,5 +197,25 @@ describe("serverUrlPort", () => {
     expect(serverUrlPort("nats://[::1]:4999")).toBe(4999);
     expect(serverUrlPort("nats://bus.example.com")).toBe(4222);
     expect(() => serverUrlPort("localhost:4222")).toThrow(ServerPortError);
+  });
+});
+
+describe("jetstreamDomainOf", () => {
+  it("reads the domain of the top-level jetstream block, as bus export writes it", () => {
+    expect(jetstreamDomainOf(natsServerConfig(input))).toBe("hub");
+    expect(jetstreamDomainOf("jetstream {\n  domain: site-1\n}")).toBe("site-1");
+    expect(jetstreamDomainOf("jetstream: { domain = 'x' }")).toBe("x");
+    expect(jetstreamDomainOf('"jetstream" { store_dir: "a { b"\n domain: "y" }')).toBe("y");
+  });
+
+  it("answers blank without a domain, and skips domains outside the jetstream block or in comments", () => {
+    expect(jetstreamDomainOf("port: 4222\n")).toBe("");
+    expect(jetstreamDomainOf("jetstream: enabled\n")).toBe("");
+    expect(jetstreamDomainOf("leafnodes { remotes: [ { domain: a } ] }\njetstream { # domain: b\n store_dir: j }")).toBe("");
+    expect(jetstreamDomainOf("jetstream { nested { domain: c } }")).toBe("");
+  });
+
+  it("refuses a variable it cannot resolve", () => {
+    expect(() => jetstreamDomainOf("jetstream { domain: $D }")).toThrow(ServerPortError);
   });
 });

@@ -1,6 +1,7 @@
-// Which client port a nats-server config listens on, and which port bus.server_url dials (pure).
-// `serve --bus` refuses to start when the two differ: the control plane would dial a server that is not
-// the one it runs.
+// What `serve --bus` reads of a nats-server config, against the platform's own configuration (pure): the
+// client port, which bus.server_url must dial, and the JetStream domain, which bus.persist_domain must
+// name. `serve --bus` refuses to start when either differs: the control plane would dial a server that
+// is not the one it runs, or hand sites a hub domain no server answers for.
 import { withoutCredentials } from "../lib/url-text";
 
 const NATS_DEFAULT_PORT = 4222;
@@ -21,6 +22,15 @@ export function clientPortOf(configText: string): number {
     throw new ServerPortError(`port ${port} and listen ${listen} disagree`);
   }
   return port ?? listen ?? NATS_DEFAULT_PORT;
+}
+
+/** The JetStream domain of a nats-server config (`jetstream { domain: … }`): "" when it sets none. */
+export function jetstreamDomainOf(configText: string): string {
+  const block = topLevelBlocks(configText).get("jetstream");
+  const raw = block === undefined ? undefined : topLevelEntries(block).get("domain");
+  if (raw === undefined) return "";
+  if (raw.startsWith("$")) throw new ServerPortError(`the JetStream domain is a variable (${raw}); write the name`);
+  return /^(["'])(.*)\1$/.exec(raw)?.[2] ?? raw;
 }
 
 /** The port of bus.server_url (nats://, tls://, ...), or the server's default when it names none. */
@@ -54,9 +64,20 @@ function topLevelEntries(text: string): Map<string, string> {
 
 /** The text outside any {...} or [...] block, split into lines, without comments. */
 function topLevelLines(text: string): string[] {
+  return scanTopLevel(text).lines;
+}
+
+/** The inner text of each top-level `key { ... }` block, by lower-cased key. */
+function topLevelBlocks(text: string): Map<string, string> {
+  return scanTopLevel(text).blocks;
+}
+
+function scanTopLevel(text: string): { lines: string[]; blocks: Map<string, string> } {
   const lines: string[] = [];
+  const blocks = new Map<string, string>();
   let line = "";
   let depth = 0;
+  let block: { key: string; start: number } | undefined;
   let i = 0;
   while (i < text.length) {
     const c = text[i];
@@ -71,16 +92,25 @@ function topLevelLines(text: string): string[] {
       while (i < text.length && text[i] !== "\n") i++;
       continue;
     }
-    if (c === "{" || c === "[") depth++;
-    else if (c === "}" || c === "]") depth = Math.max(0, depth - 1);
-    else if (c === "\n" && depth === 0) {
+    if (c === "{" || c === "[") {
+      // `key {`, `key: {` or `key = {` opens a block named by the line so far.
+      const key = depth === 0 && c === "{" ? /^\s*(["']?)([A-Za-z_][\w.-]*)\1\s*[:=]?\s*$/.exec(line)?.[2] : undefined;
+      if (key) block = { key: key.toLowerCase(), start: i + 1 };
+      depth++;
+    } else if (c === "}" || c === "]") {
+      depth = Math.max(0, depth - 1);
+      if (depth === 0 && block) {
+        blocks.set(block.key, text.slice(block.start, i));
+        block = undefined;
+      }
+    } else if (c === "\n" && depth === 0) {
       lines.push(line);
       line = "";
     } else if (depth === 0) line += c;
     i++;
   }
   lines.push(line);
-  return lines;
+  return { lines, blocks };
 }
 
 /** Index just past the string starting at `start` (double quotes take backslash escapes, single none). */
