@@ -1,6 +1,6 @@
 // The CLI: help of every command through the launcher, bootstrap after migrate up, its refusals, and the
 // build script's message on a machine without Go.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -70,6 +70,19 @@ describe("scripts/platform update", () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("update is refused: bin/pocketbase is pinned in scripts/binaries.env");
     expect(statSync(binary).mtimeMs).toBe(before);
+  });
+});
+
+describe("scripts/platform --version", () => {
+  it("names the platform's version (the readiness body's) and the pinned components', not the stock '(untracked)'", async () => {
+    const { version } = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string };
+    const pins = readFileSync(join(REPO_ROOT, "scripts", "binaries.env"), "utf8");
+    const pocketbase = /^POCKETBASE_VERSION=(.*)$/m.exec(pins)?.[1];
+    for (const flag of ["--version", "-v"]) {
+      const result = await commands()([flag]);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(new RegExp(`^platform ${version} \\(PocketBase ${pocketbase}, nats-server v[\\d.]+, nebula v[\\d.]+\\)\n$`));
+    }
   });
 });
 
