@@ -124,6 +124,10 @@ describe("readiness of a fresh platform: not bootstrapped, no bus", () => {
       const { body } = await checkBecomes(platform.url, "schema_version", "fail");
       expect(checkOf(body, "schema_version").detail).toContain(future);
       expect(checkOf(body, "schema_version").fix).toBeTruthy();
+      // A restart on that database says so at once, in serve's output.
+      const earlier = platform.log().length;
+      await platform.restart();
+      expect(platform.log().slice(earlier)).toContain(`serve: the database holds migrations this binary does not know (a newer release wrote them): ${future}. Run the release`);
     } finally {
       sql(platform, `DELETE FROM _migrations WHERE file = '${future}'`);
     }

@@ -6,6 +6,8 @@ import { startEmbeddedIfEnabled } from "./bus/embedded";
 import { startSidecarWithServe } from "./lib/sidecar";
 import { markStarted, proberSettings } from "./observability/readiness/platform";
 import { turnOffInstaller } from "./tenancy/installer";
+import { currentConfig } from "./config/runtime";
+import { schemaVersion } from "./observability/readiness/checks/schema-version";
 
 export { start } from "./startup";
 export { hookTags } from "./hooks";
@@ -19,13 +21,26 @@ export { enabled as metricsEnabled } from "./observability/metrics/platform";
 /**
  * serve's onBootstrap: the uptime's start; the embedded nats-server (`serve --bus`), which answers before
  * bootstrap returns (or refuses the start); the installer's placeholder SuperUser removed
- * (tenancy/installer.ts); then the sidecar's Node process, spawned and not waited for. In that order
- * because Node's start takes a core for ~40 ms, which nats-server's start, waited for, would otherwise
- * share. Every bus account converges later, at platform.ts#startedRoute.
+ * (tenancy/installer.ts) and a database newer than this release named; then the sidecar's Node process,
+ * spawned and not waited for. In that order because Node's start takes a core for ~40 ms, which
+ * nats-server's start, waited for, would otherwise share. Every bus account converges later, at
+ * platform.ts#startedRoute.
  */
 export function startServing(app: CoreApp): void {
   markStarted();
   startEmbeddedIfEnabled(app);
-  if ($os.args.includes("serve")) turnOffInstaller(app);
+  if ($os.args.includes("serve")) {
+    turnOffInstaller(app);
+    warnNewerDatabase(app);
+  }
   startSidecarWithServe(proberSettings);
+}
+
+/**
+ * A database a newer release migrated (a downgrade) is said at start, not only by /api/ready's
+ * schema_version check: serve starts anyway, as the check's fix may be to run the newer release.
+ */
+function warnNewerDatabase(app: CoreApp): void {
+  const outcome = schemaVersion({ app, config: currentConfig(), nowMs: Date.now(), timeoutMs: 0 });
+  if (outcome.state !== "ok") console.warn(`serve: ${outcome.detail}. ${outcome.fix}`);
 }
