@@ -3,7 +3,8 @@
 // BENCH_RESTARTS times (default 7). Printed, never asserted:
 //   1. process start (spawn) → GET /api/health 200 and → GET /api/ready 200 (p50/p95/p99);
 //   2. idle RSS per process of serve's tree (PocketBase, sidecar, nats-server, any wrapper) and the sum,
-//      BENCH_IDLE_MS (default 3 s) after /api/ready first answered 200;
+//      BENCH_IDLE_MS (default 3 s) after /api/ready first answered 200, each with the part of it that is
+//      file-backed (the pages of the process's own executable and libraries: RssFile in /proc/PID/status);
 //   3. the same start time and PocketBase's idle RSS for --hooksPool 15, 50, 100, 200.
 // Section 1 passes no --hooksPool, so it measures whatever scripts/platform itself passes.
 import { spawn, type ChildProcess } from "node:child_process";
@@ -26,6 +27,8 @@ interface Start {
   readyMs: number;
   /** RSS in MB by role, of every process in serve's tree. */
   rss: Map<string, number>;
+  /** The file-backed part of `rss`, by role. */
+  fileBacked: Map<string, number>;
 }
 
 const root = mkdtempSync(join(tmpdir(), "platform-startup-bench-"));
@@ -81,7 +84,7 @@ async function measureStart(flags: string[]): Promise<Start> {
     const healthMs = (await until200(`${url}/api/health`, child, () => output)) - started;
     const readyMs = (await until200(`${url}/api/ready`, child, () => output)) - started;
     await new Promise((r) => setTimeout(r, IDLE_MS));
-    return { healthMs, readyMs, rss: rssByRole(child.pid ?? 0) };
+    return { healthMs, readyMs, ...residentByRole(child.pid ?? 0) };
   } finally {
     await stop(child, 15_000);
   }
@@ -104,14 +107,17 @@ async function until200(target: string, child: ChildProcess, output: () => strin
   }
 }
 
-/** RSS (MB) of `pid` and its descendants, summed by role; the role is the command's name. */
-function rssByRole(pid: number): Map<string, number> {
+/** RSS (MB) of `pid` and its descendants and the file-backed part of it, summed by role; the role is the command's name. */
+function residentByRole(pid: number): Pick<Start, "rss" | "fileBacked"> {
   const rss = new Map<string, number>();
+  const fileBacked = new Map<string, number>();
   for (const each of [pid, ...descendants(pid)]) {
     const role = roleOf(each);
-    rss.set(role, (rss.get(role) ?? 0) + residentMb(each));
+    const status = statusOf(each);
+    rss.set(role, (rss.get(role) ?? 0) + statusMb(status, "VmRSS"));
+    fileBacked.set(role, (fileBacked.get(role) ?? 0) + statusMb(status, "RssFile"));
   }
-  return rss;
+  return { rss, fileBacked };
 }
 
 function descendants(pid: number): number[] {
@@ -147,18 +153,24 @@ function roleOf(pid: number): string {
   }
 }
 
-function residentMb(pid: number): number {
+function statusOf(pid: number): string {
   try {
-    const line = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return line ? Number(line[1]) / 1024 : 0;
+    return readFileSync(`/proc/${pid}/status`, "utf8");
   } catch {
-    return 0;
+    return ""; // exited while listing
   }
+}
+
+/** A memory field of /proc/PID/status (kB there) in MB; 0 when absent. */
+function statusMb(status: string, field: "VmRSS" | "RssFile"): number {
+  const line = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status);
+  return line ? Number(line[1]) / 1024 : 0;
 }
 
 function printRss(starts: Start[]): void {
   const roles = [...new Set(starts.flatMap((s) => [...s.rss.keys()]))].sort();
-  const figures = roles.map((role) => `${role} ${median(starts.map((s) => s.rss.get(role) ?? 0)).toFixed(1)}`);
-  const total = median(starts.map((s) => [...s.rss.values()].reduce((a, b) => a + b, 0)));
-  console.log(`serve --bus: idle RSS p50 in MB (${IDLE_MS} ms after ready): ${figures.join(", ")}; sum ${total.toFixed(1)}`);
+  const p50 = (of: (s: Start) => Map<string, number>, role: string) => median(starts.map((s) => of(s).get(role) ?? 0)).toFixed(1);
+  const sum = (of: (s: Start) => Map<string, number>) => median(starts.map((s) => [...of(s).values()].reduce((a, b) => a + b, 0))).toFixed(1);
+  const figures = roles.map((role) => `${role} ${p50((s) => s.rss, role)} (file-backed ${p50((s) => s.fileBacked, role)})`);
+  console.log(`serve --bus: idle RSS p50 in MB (${IDLE_MS} ms after ready): ${figures.join(", ")}; sum ${sum((s) => s.rss)} (file-backed ${sum((s) => s.fileBacked)})`);
 }
