@@ -356,6 +356,36 @@ function runAlertTests(tests: AlertTest[]): { code: number; output: string } {
   return promtool(["test", "rules", file]);
 }
 
+describe("request counting with a pool of two hook VMs", () => {
+  // Most requests then run in one-off VMs that PocketBase builds and drops (plugins/jsvm/pool.go), and the
+  // two pooled VMs count into maps of their own: every request must still be counted once.
+  let platform: Platform;
+  beforeAll(async () => {
+    platform = await startPlatform({ env: { PB_HOOKS_POOL: "2" } });
+  }, 120_000);
+  afterAll(async () => platform?.stop());
+
+  it("counts 300 parallel requests exactly, in pooled and one-off VMs alike", async () => {
+    // Not bootstrapped, so /api/ready answers 503: two series, two status classes.
+    const routes = [
+      { route: "/api/health", status: 200, counter: 'platform_http_requests_total{route="/api/health",method="GET",status="2xx"}' },
+      { route: "/api/ready", status: 503, counter: 'platform_http_requests_total{route="/api/ready",method="GET",status="5xx"}' },
+    ];
+    const count = (route: string) => `platform_http_request_duration_seconds_count{route="${route}",method="GET"}`;
+    const before = (await scrape(platform.url)).text;
+    for (let round = 0; round < 3; round++) {
+      const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => fetch(`${platform.url}${routes[i % 2].route}`).then((r) => r.status)));
+      expect(answers.filter((status, i) => status !== routes[i % 2].status)).toEqual([]);
+    }
+    const after = (await scrape(platform.url)).text;
+    for (const { route, counter } of routes) {
+      expect((value(after, counter) ?? 0) - (value(before, counter) ?? 0), route).toBe(150);
+      expect((value(after, count(route)) ?? 0) - (value(before, count(route)) ?? 0), route).toBe(150);
+      expect(value(after, `platform_http_request_duration_seconds_bucket{route="${route}",method="GET",le="+Inf"}`)).toBe(value(after, count(route)));
+    }
+  });
+});
+
 describe("GET /metrics open, and its collectors failing", () => {
   let platform: Platform;
   beforeAll(async () => {

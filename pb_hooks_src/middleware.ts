@@ -19,18 +19,19 @@ const SKIP_SUCCESS_ACTIVITY_LOG = "__skipSuccessActivityLogger";
 
 /** With metrics on: the console's headers, a counted list's total, then the request counted and timed around the rest. */
 export function serveCounted(e: core.RequestEvent): void {
-  if (answersReady(e)) {
-    instrument(e, () => readyRoute(e));
+  const pattern = e.request?.pattern ?? "";
+  if (answersReady(e, pattern)) {
+    instrument(e, pattern, () => readyRoute(e));
     return;
   }
   addConsoleHeaders(e);
   takeOverListTotal(e);
-  instrument(e, () => e.next());
+  instrument(e, pattern, () => e.next());
 }
 
 /** With metrics.enabled false: the console's headers and a counted list's total only. */
 export function serveUncounted(e: core.RequestEvent): void {
-  if (answersReady(e)) {
+  if (answersReady(e, e.request?.pattern ?? "")) {
     readyRoute(e);
     return;
   }
@@ -39,8 +40,8 @@ export function serveUncounted(e: core.RequestEvent): void {
   e.next();
 }
 
-function answersReady(e: core.RequestEvent): boolean {
-  if (e.request?.pattern !== READY_PATTERN) return false;
+function answersReady(e: core.RequestEvent, pattern: string): boolean {
+  if (pattern !== READY_PATTERN) return false;
   e.set(SKIP_SUCCESS_ACTIVITY_LOG, true);
   return true;
 }

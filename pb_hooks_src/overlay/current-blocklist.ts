@@ -8,6 +8,7 @@
 // come from the store (lib/serving-names.ts), and a read is one indexed query.
 import { blocklistItems, withBlocklistItems, withoutItem } from "./host-config";
 import { blocklist, revokedListFromJson } from "./revocations";
+import { sharedStore as store } from "../lib/app-store";
 import { publishedCollectionNames } from "../lib/serving-names";
 
 const RENDERED_KEY_PREFIX = "platform.overlay.blocklist.";
@@ -17,8 +18,6 @@ interface Rendered {
   raw: string;
   items: string;
 }
-
-const store = () => $app.store() as store.Store<string, unknown>;
 
 /** onRecordEnrich of overlay_hosts: config_yaml with the CA's current pki.blocklist, without the host's own. */
 export function withCurrentBlocklist(e: core.RecordEnrichEvent): void {

@@ -1,6 +1,6 @@
 /// <reference path="../../../build/types/types.d.ts" />
 // The collectors of one scrape (goja glue; what they compute is in families.ts, database.ts, bus.ts,
-// http.ts). Each collector either returns its series or fails as a whole; a failing collector's series
+// http-families.ts). Each collector either returns its series or fails as a whole; a failing collector's series
 // are absent, never zero (spec 4.3 rule 4).
 import { embeddedSupervisorPid } from "../../bus/embedded";
 import { findOperator, unsealSystemCreds } from "../../bus/operator";
@@ -11,11 +11,11 @@ import { collectionNames } from "../../schema/names";
 import { VERSION } from "../../version";
 import { readCertificateScan, readSnapshot } from "../readiness/snapshot";
 import { aliveFromProcStat, busFamilies, parseVarz, VARZ_SUBJECT, type BusVarz } from "./bus";
-import { httpEntries } from "./counters";
+import { httpTotals } from "./counters";
 import { countsQuery, DATABASE_FILES, parseCounts } from "./database";
 import { renderFamily, type MetricFamily } from "./exposition";
 import { certificateFamilies, collectorErrorsFamily, databaseFamilies, readinessLines, type DatabaseCounts } from "./families";
-import { httpFamilies } from "./http";
+import { httpFamilies } from "./http-families";
 
 /** A varz request must not hold a scrape for long: scrapers time out after ~10 s by default. */
 const VARZ_TIMEOUT_MS = 2000;
@@ -27,7 +27,7 @@ type Collected = { families: MetricFamily[]; failed: boolean };
 export function scrape(app: CoreApp): string[] {
   const snapshot = readSnapshot();
   const lines = readinessLines(snapshot && { results: snapshot.results, probedAtMs: snapshot.probedAtMs }, VERSION);
-  const collected = [collectDatabase(app), collectCertificates(), collectEmbeddedBus(app), { families: httpFamilies(httpEntries()), failed: false }];
+  const collected = [collectDatabase(app), collectCertificates(), collectEmbeddedBus(app), { families: httpFamilies(httpTotals()), failed: false }];
   const failed = collected.filter((c) => c.failed).length;
   for (const family of [...collected.flatMap((c) => c.families), collectorErrorsFamily(failed)]) lines.push(...renderFamily(family));
   return lines;

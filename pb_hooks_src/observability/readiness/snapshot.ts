@@ -1,6 +1,7 @@
 /// <reference path="../../../build/types/types.d.ts" />
 // Where the readiness prober's results live between probes: $app.store(), the one map every hook VM of
 // the process shares. GET /api/ready and GET /metrics read from here and never run a check themselves.
+import { sharedStore as store } from "../../lib/app-store";
 import type { CheckResult } from "./report";
 import type { CertificateScan } from "./certificates";
 
@@ -17,8 +18,6 @@ const SNAPSHOT_KEY = "platform.readiness.snapshot";
 const STARTED_KEY = "platform.readiness.started";
 const CERTIFICATES_KEY = "platform.readiness.certificates";
 
-// The store holds values of any type; each key above holds one kind.
-const store = () => $app.store() as store.Store<string, unknown>;
 
 // Snapshots are kept as JSON text: a JS object put in the store becomes a Go map, which would come back
 // with its keys in random order and its numbers retyped.
@@ -41,8 +40,12 @@ export function markStarted(): void {
   store().getOrSet(STARTED_KEY, () => Date.now());
 }
 
+// Kept once read: the start never changes after markStarted, and /api/ready reads it on every request.
+let started: number | undefined;
+
 export function startedAtMs(): number {
-  return (store().get(STARTED_KEY) as number | undefined) ?? Date.now();
+  started ??= store().get(STARTED_KEY) as number | undefined;
+  return started ?? Date.now();
 }
 
 /**
