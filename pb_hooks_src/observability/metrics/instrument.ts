@@ -5,18 +5,18 @@ import { recordRequest } from "./counters";
 import { countsRequest, statusOfThrown } from "./http";
 
 /**
- * Global middleware: counts the request by its matched `pattern`, method and status class, and times
+ * Global middleware: counts the request by its matched `pattern`, `method` and status class, and times
  * `answer` (the rest of the chain, or the middleware's own answer). An error from it is counted with the
  * status PocketBase will answer and rethrown unchanged.
  */
-export function instrument(e: core.RequestEvent, pattern: string, answer: () => void): void {
+export function instrument(e: core.RequestEvent, pattern: string, method: string, answer: () => void): void {
   if (!countsRequest(pattern)) {
     answer();
     return;
   }
   // Go's clock through DateTime: Date.now() in goja has millisecond resolution, too coarse for 5 ms buckets.
   const started = new DateTime();
-  const record = (status: number) => recordRequest(pattern, e.request?.method ?? "", status, Number(new DateTime().sub(started)) / 1e9);
+  const record = (status: number) => recordRequest(pattern, method, status, Number(new DateTime().sub(started)) / 1e9);
   try {
     answer();
   } catch (err) {
