@@ -24,7 +24,8 @@ function ownTallies(): core.Record {
   return own;
 }
 
-const count = vmCounter({
+/** Counts one request of this VM: recordRequest(pattern, method, status, seconds). */
+export const recordRequest = vmCounter({
   addShared: (series, status, seconds) =>
     sharedStore().setFunc(SHARED_PREFIX + series, (old: unknown) => {
       const next = emptyTally();
@@ -35,11 +36,6 @@ const count = vmCounter({
   // Passing the array into Go exports a copy of it ([]any): what a scrape reads never changes under it.
   publishOwn: (series, tally) => ownTallies().setRaw(series, tally),
 });
-
-/** Counts one request of this VM. */
-export function recordRequest(pattern: string, method: string, status: number, seconds: number): void {
-  count(pattern, method, status, seconds);
-}
 
 /** Every series' totals at this moment: the shared tallies plus every VM's own. */
 export function httpTotals(): Map<string, Tally> {
