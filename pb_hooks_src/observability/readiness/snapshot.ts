@@ -18,7 +18,6 @@ const SNAPSHOT_KEY = "platform.readiness.snapshot";
 const STARTED_KEY = "platform.readiness.started";
 const CERTIFICATES_KEY = "platform.readiness.certificates";
 
-
 // Snapshots are kept as JSON text: a JS object put in the store becomes a Go map, which would come back
 // with its keys in random order and its numbers retyped.
 export function readSnapshot(): ReadinessSnapshot | undefined {
