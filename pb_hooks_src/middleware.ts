@@ -24,12 +24,12 @@ export function serveCounted(e: core.RequestEvent): void {
   const pattern = request?.pattern ?? "";
   const method = request?.method ?? "";
   if (answersReady(e, pattern)) {
-    instrument(e, pattern, method, () => readyRoute(e));
+    instrument(e, pattern, method, readyRoute);
     return;
   }
   addConsoleHeaders(e);
   takeOverListTotal(e);
-  instrument(e, pattern, method, () => e.next());
+  instrument(e, pattern, method, next);
 }
 
 /** With metrics.enabled false: the console's headers and a counted list's total only. */
@@ -40,6 +40,10 @@ export function serveUncounted(e: core.RequestEvent): void {
   }
   addConsoleHeaders(e);
   takeOverListTotal(e);
+  e.next();
+}
+
+function next(e: core.RequestEvent): void {
   e.next();
 }
 

@@ -9,8 +9,11 @@ import { readSnapshotText, startedAtMs } from "./snapshot";
 // One per hook VM (the module is cached per VM): each VM renders a snapshot once.
 const render = readyBodyRenderer(VERSION);
 
-/** GET /api/ready: the last snapshot as is, for everyone; never runs a check. */
-export function readyRoute(e: core.RequestEvent): void {
+/**
+ * GET /api/ready: the last snapshot as is, for everyone; never runs a check. Returns the status it wrote,
+ * which the request counting would otherwise ask Go for.
+ */
+export function readyRoute(e: core.RequestEvent): number {
   e.response.header().set("Cache-Control", "no-store");
   const text = readSnapshotText();
   const started = startedAtMs();
@@ -18,8 +21,9 @@ export function readyRoute(e: core.RequestEvent): void {
   // The body's keys in the order of spec 2.3: e.json goes through a Go map, which reorders them.
   if (!text) {
     e.blob(NOT_PROBED_STATUS, "application/json", JSON.stringify(notProbedBody(VERSION, new Date(started), new Date(now))));
-    return;
+    return NOT_PROBED_STATUS;
   }
   const body = render(text, started, now);
   e.blob(body.status, "application/json", body.json);
+  return body.status;
 }
