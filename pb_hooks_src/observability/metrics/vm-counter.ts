@@ -22,17 +22,21 @@ export interface CountSinks {
 
 /** A counter for one VM: count(pattern, method, status, seconds) for each request it serves. */
 export function vmCounter(sinks: CountSinks) {
-  // By method label and matched pattern (both bounded, whatever clients send): the route label and the
-  // series key are worked out once per VM.
-  const series = new Map<string, { key: string; tally: Tally }>();
+  // By method label, then matched pattern (both bounded, whatever clients send): the route label and the
+  // series key are worked out once per VM, and a request builds no string to find its series.
+  const byMethod = new Map<string, Map<string, { key: string; tally: Tally }>>();
   let counted = 0;
   return (pattern: string, method: string, status: number, seconds: number): void => {
     const label = methodLabel(method);
-    const id = `${label} ${pattern}`;
-    let mine = series.get(id);
+    let byPattern = byMethod.get(label);
+    if (!byPattern) {
+      byPattern = new Map();
+      byMethod.set(label, byPattern);
+    }
+    let mine = byPattern.get(pattern);
     if (!mine) {
       mine = { key: seriesKey(routeLabel(pattern), label), tally: emptyTally() };
-      series.set(id, mine);
+      byPattern.set(pattern, mine);
     }
     counted += 1;
     if (counted === 1) {
