@@ -1,6 +1,6 @@
 // How the platform starts: the bundle loads in the real binary and uses nothing goja lacks; a broken
 // bundle stops startup under the documented run command; automigrate never writes migration files;
-// configuration is layered and a bad one is refused with one clear line.
+// configuration is layered and a bad one is refused with one clear line; serve runs with GOGC=200 unless told otherwise.
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, appendFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -30,8 +30,13 @@ function bundleFiles(): string[] {
   return files;
 }
 
-/** Serves until healthy or exit; resolves with whether it served and what it printed. */
-async function tryServe(args: string[], env: NodeJS.ProcessEnv, command = LAUNCHER): Promise<{ served: boolean; code: number | null; output: string }> {
+/** Serves until healthy or exit; resolves with whether it served and what it printed. `whileServing` sees the pid once healthy. */
+async function tryServe(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  command = LAUNCHER,
+  whileServing?: (pid: number) => void,
+): Promise<{ served: boolean; code: number | null; output: string }> {
   const port = await freePort();
   const child = spawn(command, ["serve", "--http", `127.0.0.1:${port}`, ...args], { env: { ...process.env, ...env } });
   let output = "";
@@ -41,6 +46,7 @@ async function tryServe(args: string[], env: NodeJS.ProcessEnv, command = LAUNCH
   while (Date.now() < deadline && child.exitCode === null) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/api/health`)).ok) {
+        whileServing?.(child.pid!);
         await stop(child);
         return { served: true, code: null, output };
       }
@@ -118,6 +124,21 @@ describe("the hooks bundle", () => {
     const data = dir("data");
     const result = await tryServe(["--dir", data, "--hooksDir", hooks, "--migrationsDir", join(REPO_ROOT, "pb_migrations")], {}, BIN.pocketbase);
     expect(result.served).toBe(true);
+  });
+});
+
+describe("Go's collector under serve", () => {
+  // The launcher execs the binary, so the child's pid is PocketBase's and its environ is what Go read.
+  const gogcOf = (pid: number) =>
+    readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").find((entry) => entry.startsWith("GOGC="));
+
+  it("runs with GOGC=200, unless the operator set GOGC", async () => {
+    for (const [given, expected] of [[undefined, "GOGC=200"], ["50", "GOGC=50"]] as const) {
+      let seen: string | undefined;
+      const result = await tryServe([], { PB_DATA_DIR: dir("data"), GOGC: given }, LAUNCHER, (pid) => (seen = gogcOf(pid)));
+      expect(result.served, result.output).toBe(true);
+      expect(seen).toBe(expected);
+    }
   });
 });
 
