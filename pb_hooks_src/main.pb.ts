@@ -10,7 +10,8 @@ type Serving = typeof import("./serving");
 
 // The hot paths (every request's middleware, GET /api/ready, each record of a listed page) keep the small
 // library in a global of their VM instead: a require call resolves its path again each time, ~7 µs and
-// 1.3 kB of garbage in goja_nodejs, a tenth of a probe's cost (docs/performance.md "A probe's own calls").
+// 1.3 kB of garbage in goja_nodejs, a tenth of a probe's cost (docs/performance.md "A probe's own calls,
+// and the collector").
 declare var platformServing: Serving | undefined;
 
 const loader = require(`${__hooks}/lib/loader.js`) as Loader;
