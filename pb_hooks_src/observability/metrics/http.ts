@@ -42,10 +42,6 @@ export function statusClassIndex(status: number): number {
   return Number.isInteger(status) && status >= 100 && status <= 599 ? Math.floor(status / 100) - 1 : STATUS_CLASSES.length - 1;
 }
 
-export function statusClass(status: number): string {
-  return STATUS_CLASSES[statusClassIndex(status)];
-}
-
 /**
  * The status PocketBase answers for an error a handler threw: an ApiError (a Go error reaching JS as an
  * object whose `value.status` is the code) keeps its own; PocketBase answers any other error with 400
