@@ -3,13 +3,13 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
 NODE_MODULES := node_modules/.package-lock.json
-HOOKS_SRC := $(shell find pb_hooks_src sidecar -name '*.ts' ! -name '*.test.ts' 2>/dev/null)
-# The agent bundles the shared readiness and metrics logic of pb_hooks_src/ too.
-AGENT_SRC := $(shell find agent/src pb_hooks_src -name '*.ts' ! -name '*.test.ts' 2>/dev/null)
+HOOKS_SRC := $(shell find pb_hooks_src sidecar common -name '*.ts' ! -name '*.test.ts' 2>/dev/null)
+# The agent bundles what the deployables share (common/) too.
+AGENT_SRC := $(shell find agent/src common -name '*.ts' ! -name '*.test.ts' 2>/dev/null)
 # The console is rebuilt only when one of its sources changes.
-CONSOLE_SRC := $(shell find console/src -type f ! -name '*.test.ts' 2>/dev/null) console/index.html console/vite.config.ts console/svelte.config.js console/package.json
+CONSOLE_SRC := $(shell find console/src common -type f ! -name '*.test.ts' 2>/dev/null) console/index.html console/vite.config.ts console/svelte.config.js console/package.json
 
-.PHONY: help install binaries types hooks agent console build typecheck run test test-unit test-e2e bench clean
+.PHONY: help install binaries types hooks agent console build typecheck deps docs run test test-unit test-e2e bench clean
 
 help:
 	@echo "make run    install, build, migrate, bootstrap a demo operator and serve on http://127.0.0.1:8090"
@@ -56,6 +56,15 @@ typecheck: install types
 	npx tsc -p tsconfig.node.json
 	npx svelte-check --tsconfig console/tsconfig.json --fail-on-warnings --output machine
 
+# The import rules (.dependency-cruiser.cjs): no cycle, and the deployables share code only through common/.
+deps: install
+	npx depcruise --config .dependency-cruiser.cjs --output-type err common pb_hooks_src pb_migrations sidecar agent/src console/src contract-tests e2e bench scripts
+
+# The generated parts of the docs: the key tables and the capability matrix (unit tests fail when stale).
+docs: install
+	node scripts/config-table.mjs
+	node scripts/capability-table.mjs
+
 run: build
 	scripts/run.sh
 
@@ -70,7 +79,7 @@ test-e2e: build
 # The watchdog reporter names a test file that runs long, and cancels the run past TEST_DEADLINE_AT.
 # The output stays short (a line per file; the logs of failed tests only): build/vitest.json has every
 # test's duration, and `npx vitest run FILE` shows a passing test's own log.
-test: build typecheck
+test: build typecheck deps
 	@scripts/test-deps.sh
 	@mkdir -p build
 	node scripts/console-budget.mjs

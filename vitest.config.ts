@@ -6,7 +6,7 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["pb_hooks_src/**/*.test.ts", "agent/**/*.test.ts", "sidecar/**/*.test.ts", "console/**/*.test.ts"],
+          include: ["pb_hooks_src/**/*.test.ts", "common/**/*.test.ts", "agent/**/*.test.ts", "sidecar/**/*.test.ts", "console/**/*.test.ts", "contract-tests/**/*.test.ts"],
           // Tests beside a format module that run the pinned binaries belong to the e2e project.
           exclude: ["**/*.e2e.test.ts", "**/node_modules/**"],
           sequence: { groupOrder: 0 },

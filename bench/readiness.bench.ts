@@ -4,7 +4,7 @@
 //   2. How soon the first snapshot is served after PocketBase answers /api/health (five restarts).
 //   3. The prober's real interval (between consecutive `checked` times) and probe duration (`took`) over
 //      ten minutes (BENCH_PROBER_MINUTES overrides), read from the served snapshots.
-import { parseDuration } from "../pb_hooks_src/config/duration";
+import { parseDuration } from "../common/config/duration";
 import { startPlatformWithBus } from "../e2e/harness/bus";
 import { load } from "./load";
 import { report } from "./stats";

@@ -9,13 +9,20 @@ type Platform = typeof import("./platform");
 type Serving = typeof import("./serving");
 
 // The hot paths (every request's middleware, GET /api/ready, each record of a listed page) keep the small
-// library in a global of their VM instead: a require call resolves its path again each time, ~7 µs and
-// 1.3 kB of garbage in goja_nodejs, a tenth of a probe's cost (docs/performance.md "A probe's own calls,
-// and the collector").
+// library in a global of their VM instead: a require call resolves its path again each time, ~7 µs and 1.3 kB
+// of garbage in goja_nodejs, a tenth of a probe's cost (docs/performance.md "Readiness and metrics").
 declare var platformServing: Serving | undefined;
 
 const loader = require(`${__hooks}/lib/loader.js`) as Loader;
 loader.start();
+
+// `serve --bus`: the nats-server child stops with serve (bus/embedded.ts; onBootstrap below starts it).
+if (loader.embeddedBusWanted()) {
+  onTerminate((e) => {
+    (require(`${__hooks}/lib/platform.js`) as Platform).busServer.stop(e.app);
+    e.next();
+  });
+}
 
 // Hooks that concern a few collections are bound to those only (hooks.ts#hookTags): a bound handler holds
 // a pooled VM while the rest of the write runs inside it.
@@ -36,7 +43,7 @@ onRecordDelete((e) => {
   (require(`${__hooks}/lib/platform.js`) as Platform).hooks.afterDelete(e);
 }, ...tags.membershipDeletes);
 
-// Audit log and activity feed (observability/). The request hooks stash the caller on the record (or,
+// Audit log and activity feed (audit/). The request hooks stash the caller on the record (or,
 // for collections, in the app store) for the Execute hooks, which write the entries in the write's own
 // transaction; see docs/audit.md. The create request hook also sets the server's defaults.
 onRecordCreateRequest((e) => {
@@ -50,7 +57,7 @@ onRecordUpdateRequest((e) => {
 });
 
 onRecordDeleteRequest((e) => {
-  (require(`${__hooks}/lib/platform.js`) as Platform).observability.stampActor(e);
+  (require(`${__hooks}/lib/platform.js`) as Platform).audit.stampActor(e);
   e.next();
 });
 
@@ -68,56 +75,56 @@ onRecordDeleteExecute((e) => {
 });
 
 onRecordAuthRequest((e) => {
-  (require(`${__hooks}/lib/platform.js`) as Platform).observability.auditAuth(e);
+  (require(`${__hooks}/lib/platform.js`) as Platform).audit.auditAuth(e);
 });
 
 onCollectionCreateRequest((e) => {
-  (require(`${__hooks}/lib/platform.js`) as Platform).observability.stampCollectionActor(e);
+  (require(`${__hooks}/lib/platform.js`) as Platform).audit.stampCollectionActor(e);
 });
 
 onCollectionUpdateRequest((e) => {
-  (require(`${__hooks}/lib/platform.js`) as Platform).observability.stampCollectionActor(e);
+  (require(`${__hooks}/lib/platform.js`) as Platform).audit.stampCollectionActor(e);
 });
 
 onCollectionDeleteRequest((e) => {
-  (require(`${__hooks}/lib/platform.js`) as Platform).observability.stampCollectionActor(e);
+  (require(`${__hooks}/lib/platform.js`) as Platform).audit.stampCollectionActor(e);
 });
 
 onCollectionCreateExecute((e) => {
-  (require(`${__hooks}/lib/platform.js`) as Platform).observability.journalCollectionCreate(e);
+  (require(`${__hooks}/lib/platform.js`) as Platform).audit.journalCollectionCreate(e);
 });
 
 onCollectionUpdateExecute((e) => {
-  (require(`${__hooks}/lib/platform.js`) as Platform).observability.journalCollectionUpdate(e);
+  (require(`${__hooks}/lib/platform.js`) as Platform).audit.journalCollectionUpdate(e);
 });
 
 onCollectionDeleteExecute((e) => {
-  (require(`${__hooks}/lib/platform.js`) as Platform).observability.journalCollectionDelete(e);
+  (require(`${__hooks}/lib/platform.js`) as Platform).audit.journalCollectionDelete(e);
 });
 
 // Runs after the commit, so a rolled-back entry is never printed; tagged with the audit collection, and
 // bound only when audit.log_to_console is on.
 if (loader.mirrorsToConsole()) {
   onRecordAfterCreateSuccess((e) => {
-    (require(`${__hooks}/lib/platform.js`) as Platform).observability.mirrorToConsole(e);
+    (require(`${__hooks}/lib/platform.js`) as Platform).audit.mirrorToConsole(e);
     e.next();
   }, loader.auditCollectionName());
 }
 
 // bus.log_to_console and overlay.log_to_console: a line per committed write of the credential records,
-// bound only while a flag is on (observability/verbose.ts).
+// bound only while a flag is on (audit/verbose.ts).
 const verboseTags = loader.verboseCollections();
 if (verboseTags.length > 0) {
   onRecordAfterCreateSuccess((e) => {
-    (require(`${__hooks}/lib/platform.js`) as Platform).observability.logCommittedWrite(e, "create");
+    (require(`${__hooks}/lib/platform.js`) as Platform).audit.logCommittedWrite(e, "create");
     e.next();
   }, ...verboseTags);
   onRecordAfterUpdateSuccess((e) => {
-    (require(`${__hooks}/lib/platform.js`) as Platform).observability.logCommittedWrite(e, "update");
+    (require(`${__hooks}/lib/platform.js`) as Platform).audit.logCommittedWrite(e, "update");
     e.next();
   }, ...verboseTags);
   onRecordAfterDeleteSuccess((e) => {
-    (require(`${__hooks}/lib/platform.js`) as Platform).observability.logCommittedWrite(e, "delete");
+    (require(`${__hooks}/lib/platform.js`) as Platform).audit.logCommittedWrite(e, "delete");
     e.next();
   }, ...verboseTags);
 }
@@ -126,7 +133,7 @@ cronAdd(
   loader.RETENTION_JOB,
   loader.retentionSchedule(),
   () => {
-    (require(`${__hooks}/lib/platform.js`) as Platform).observability.sweepRetention();
+    (require(`${__hooks}/lib/platform.js`) as Platform).audit.sweepRetention();
   },
 );
 

@@ -14,7 +14,7 @@ const READY_PATTERN = "GET /api/ready";
 
 // PocketBase's activity logger skips a successful request when this key is set on the event, which its
 // SkipSuccessActivityLog middleware does (apis/middlewares.go, requestEventKeySkipSuccessActivityLog);
-// route middlewares do not run when the middleware answers, so it is set here. e2e/metrics.test.ts proves it.
+// route middlewares do not run when the middleware answers, so it is set here. e2e/observability/metrics.test.ts proves it.
 const SKIP_SUCCESS_ACTIVITY_LOG = "__skipSuccessActivityLogger";
 
 /** With metrics on: the console's headers, a counted list's total, then the request counted and timed around the rest. */

@@ -47,7 +47,7 @@ export const overlayRevocations = {
 };
 
 export * as hooks from "./hooks";
-export * as observability from "./observability/handlers";
+export * as audit from "./audit/handlers";
 export const routes = {
   clientConfig: clientConfigRoute,
   acceptInvite: acceptInviteRoute,

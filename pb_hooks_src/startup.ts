@@ -6,9 +6,9 @@ import { currentConfig, publishConfig } from "./config/runtime";
 import { rootCommand } from "./lib/events";
 import { persistentFlagsOf } from "./lib/flags";
 import { registerBootstrapCommand } from "./tenancy/commands";
-import { registerAuditCommand } from "./observability/commands";
+import { registerAuditCommand } from "./audit/commands";
 import { registerBusCommand } from "./bus/commands";
-import { registerEmbeddedBus } from "./bus/embedded";
+import { recordEmbeddedBus } from "./bus/embedded";
 import { publishCollectionNames } from "./lib/serving-names";
 import { publishConsoleHeaders } from "./console-page/middleware";
 import { collectionNames } from "./schema/names";
@@ -32,5 +32,5 @@ export function start(): void {
   registerBootstrapCommand(rootCommand());
   registerAuditCommand(rootCommand());
   registerBusCommand(rootCommand());
-  registerEmbeddedBus();
+  recordEmbeddedBus();
 }

@@ -3,7 +3,7 @@
 // $SYS credential), so the readiness report can tell "nothing listens" from "it refuses us".
 import { connect, type Socket } from "node:net";
 import { HttpError } from "./errors";
-import type { BusInfoResponse } from "./protocol";
+import type { BusInfoResponse } from "../common/sidecar/protocol";
 
 const DEFAULT_PORT = 4222;
 const MAX_INFO_BYTES = 64 * 1024;

@@ -17,7 +17,7 @@ import {
   type NodeConnectionOptions,
 } from "@nats-io/transport-node";
 import { credsSigner, parseCreds } from "./creds";
-import { withoutCredentials } from "../pb_hooks_src/lib/url-text";
+import { withoutCredentials } from "../common/url-text";
 import { HttpError, redact } from "./errors";
 
 export interface BusTarget {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ed25519Public, newSeed } from "./ed25519";
 import { HttpError } from "./errors";
 import { base32Decode, base32Encode, crc16, decodeSeed, encodePublic, encodeSeed, NKEY_ROLES } from "./nkeys";
-import type { NkeyType } from "./protocol";
+import type { NkeyType } from "../common/sidecar/protocol";
 
 const reference: Record<NkeyType, () => KeyPair> = {
   operator: createOperator,

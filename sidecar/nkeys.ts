@@ -2,7 +2,7 @@
 // 32 raw key bytes, a CRC16 of both little-endian, all in unpadded RFC 4648 base32. The keys themselves
 // come from node:crypto (ed25519.ts); @nats-io/nkeys would generate and derive them with tweetnacl.
 import { HttpError } from "./errors";
-import type { NkeyType } from "./protocol";
+import type { NkeyType } from "../common/sidecar/protocol";
 
 // Role prefix bytes (the first base32 letter is the role's letter).
 const PREFIX: Readonly<Record<NkeyType | "seed", number>> = {

@@ -4,7 +4,7 @@
 import { Agent as HttpAgent, request as httpRequest } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { Post } from "./prober";
-import type { ProbeSettings } from "./protocol";
+import type { ProbeSettings } from "../common/sidecar/protocol";
 
 /** Bounds one request; the prober's own deadline is normally shorter. */
 const REQUEST_TIMEOUT_MS = 60_000;

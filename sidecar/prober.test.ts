@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { CheckResult } from "../pb_hooks_src/observability/readiness/report";
+import type { CheckResult } from "../common/readiness/report";
 import { CHECK_PATH, FIRST_PROBE_RETRY_MS, Prober, SNAPSHOT_PATH, readResult, type Post, type PostAnswer } from "./prober";
-import type { ProbeSettings } from "./protocol";
+import type { ProbeSettings } from "../common/sidecar/protocol";
 
 const SETTINGS: ProbeSettings = {
   url: "http://127.0.0.1:8090",

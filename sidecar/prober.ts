@@ -2,13 +2,13 @@
 // the schedule: every intervalMs it asks PocketBase to run each check, all at once and each in its own
 // request (so each runs in its own hook VM), waits at most timeoutMs for the lot, and posts the snapshot
 // back. The checks themselves run inside PocketBase, which answers them first-hand.
-import { formatDuration } from "../pb_hooks_src/observability/readiness/duration-text";
-import { CHECK_PATH, SNAPSHOT_PATH } from "../pb_hooks_src/lib/sidecar-routes";
-import { panicked, type CheckResult } from "../pb_hooks_src/observability/readiness/report";
-import { CHECK_STATES, type CheckState } from "../pb_hooks_src/observability/readiness/states";
-import type { ProbeSettings } from "./protocol";
+import { formatDuration } from "../common/readiness/duration-text";
+import { CHECK_PATH, SNAPSHOT_PATH } from "../common/sidecar/routes";
+import { panicked, type CheckResult } from "../common/readiness/report";
+import { CHECK_STATES, type CheckState } from "../common/readiness/states";
+import type { ProbeSettings } from "../common/sidecar/protocol";
 
-export { CHECK_PATH, SNAPSHOT_PATH } from "../pb_hooks_src/lib/sidecar-routes";
+export { CHECK_PATH, SNAPSHOT_PATH } from "../common/sidecar/routes";
 /** Until a first snapshot has landed, a probe that could not deliver one is repeated this often. */
 export const FIRST_PROBE_RETRY_MS = 25;
 

@@ -18,7 +18,7 @@ import type {
   NkeyType,
   PublicResponse,
   X25519Response,
-} from "./protocol";
+} from "../common/sidecar/protocol";
 import {
   base64Field,
   integerField,

@@ -4,7 +4,7 @@ import { createUser } from "@nats-io/nkeys";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearerMatches } from "./auth";
 import { NatsPool } from "./nats";
-import type { Ed25519KeypairResponse, NkeysResponse, X25519Response } from "./protocol";
+import type { Ed25519KeypairResponse, NkeysResponse, X25519Response } from "../common/sidecar/protocol";
 import { v1Routes } from "./routes";
 import { createSidecarServer } from "./server";
 

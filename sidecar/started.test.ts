@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { STARTED_PATH } from "../pb_hooks_src/lib/sidecar-routes";
+import { STARTED_PATH } from "../common/sidecar/routes";
 import type { Post, PostAnswer } from "./prober";
 import { STARTED_RETRY_MS, announceStarted } from "./started";
 

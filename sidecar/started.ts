@@ -1,7 +1,7 @@
 // The sidecar's word to PocketBase that it can be reached: under `serve` the sidecar starts during
 // bootstrap, before PocketBase listens, and serve does not wait for it. Work that needs both (the bus
 // reconcile of serve's start) waits for this call instead of holding up the listener (docs/sidecar.md).
-import { STARTED_PATH } from "../pb_hooks_src/lib/sidecar-routes";
+import { STARTED_PATH } from "../common/sidecar/routes";
 import type { Post } from "./prober";
 
 /** While PocketBase does not listen yet, the call is repeated this often. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ProbeSettings } from "./protocol";
+import type { ProbeSettings } from "../common/sidecar/protocol";
 import { parseStartupLine } from "./startup";
 
 const TOKEN = "secret-token-0123456789";

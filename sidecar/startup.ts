@@ -2,7 +2,7 @@
 // The token travels on the pipe because argv and the environment are readable by other local users.
 import { renameSync, unlinkSync, writeFileSync } from "node:fs";
 import type { Readable } from "node:stream";
-import type { ProbeSettings, StartupLine, StateFile } from "./protocol";
+import type { ProbeSettings, StartupLine, StateFile } from "../common/sidecar/protocol";
 
 const MAX_LINE_BYTES = 4096;
 

@@ -1,7 +1,7 @@
 // `agent <command>`: the entry of the bundle. Exit status: 0 done, 1 failed (a refused config, a
 // failed write), 2 usage error (unknown command or flag).
 import { fileURLToPath } from "node:url";
-import { ConfigError } from "../../pb_hooks_src/config/errors";
+import { ConfigError } from "../../common/config/errors";
 import { flagsHelp, parseFlags, UsageError, type FlagSpecs, type FlagValues } from "./cli/flags";
 import { loadAgentConfig } from "./config/load";
 import { processSources } from "./config/process-sources";

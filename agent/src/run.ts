@@ -2,11 +2,12 @@
 // observability listener and the system telemetry, then the platform, bus and overlay components
 // (startComponents). SIGTERM or SIGINT stops everything in reverse order and exits 0.
 import { mkdir } from "node:fs/promises";
-import { parseDuration } from "../../pb_hooks_src/config/duration";
+import { parseDuration } from "../../common/config/duration";
+import type { AgentContext, Component } from "./component";
 import { loadAgentConfig, type AgentConfigSources } from "./config/load";
-import type { AgentConfig } from "./config/types";
+import type { AgentCheckName } from "./health/checks";
 import { HealthRegistry } from "./health/registry";
-import { createAgentMetrics, type AgentMetrics } from "./http/metrics";
+import { createAgentMetrics } from "./http/metrics";
 import { startObservabilityServer } from "./http/server";
 import type { Logger } from "./lib/log";
 import { startBus } from "./bus/component";
@@ -14,28 +15,9 @@ import { startGateway } from "./gateway/component";
 import { startGatewayKv } from "./gateway/kv/component";
 import { startOverlay } from "./overlay/component";
 import { startPlatform } from "./platform/component";
-import { statePaths, type StatePaths } from "./state-paths";
-import { startSystemTelemetry, taskMetricsCheck, type TelemetryLoop } from "./telemetry/system";
+import { statePaths } from "./state-paths";
+import { startSystemTelemetry, taskMetricsCheck } from "./telemetry/system";
 import { AGENT_VERSION } from "./version";
-
-/** What every component is started with. */
-export interface AgentContext {
-  config: AgentConfig;
-  paths: StatePaths;
-  logger: Logger;
-  /** Components register their checks here (bus, persistence, overlay, platform_sync). */
-  health: HealthRegistry;
-  /** Components may add series (the gateway role's agent_edge_*). */
-  metrics: AgentMetrics;
-  /** Undefined when telemetry.enabled is false. */
-  telemetry: TelemetryLoop | undefined;
-}
-
-/** A started component; stop() releases what it holds (connections, children) and never throws. */
-export interface Component {
-  readonly name: string;
-  stop(): Promise<void>;
-}
 
 /**
  * The components after the core, in order: platform sync first (the others subscribe to it), then a
@@ -65,7 +47,7 @@ export async function runAgent(sources: AgentConfigSources, logger: Logger): Pro
   logger.info("agent starting", { version: AGENT_VERSION, state_dir: config.state_dir, pid: process.pid });
   await ensureStateDir(config.state_dir, logger);
 
-  const health = new HealthRegistry({ version: AGENT_VERSION, intervalMs: parseDuration(config.observability.interval), logger });
+  const health = new HealthRegistry<AgentCheckName>({ version: AGENT_VERSION, intervalMs: parseDuration(config.observability.interval), logger });
   const metrics = createAgentMetrics(health, AGENT_VERSION);
   const telemetry = config.telemetry.enabled
     ? startSystemTelemetry({ intervalMs: parseDuration(config.telemetry.interval), diskPaths: [...new Set(["/", config.state_dir])], logger })

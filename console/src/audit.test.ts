@@ -1,28 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../../pb_hooks_src/config/load";
-import { parseYaml } from "../../pb_hooks_src/config/yaml";
-import { platformCollections } from "../../pb_hooks_src/schema/collections";
-import { collectionNames } from "../../pb_hooks_src/schema/names";
-import { AUDIT_ACTIONS, NO_FILTERS, auditFilter, changesOf, shown, userIdOf } from "./audit";
-
-const audit = platformCollections(collectionNames(loadConfig({ env: {}, args: ["pocketbase"], cwd: "/nowhere", readFile: () => undefined, parseYaml }))).find((c) => c.key === "audit_logs");
+import { changesOf, shown, userIdOf } from "./audit";
 
 describe("audit log screen", () => {
-  it("offers exactly the actions the audit_logs schema has", () => {
-    const action = audit?.fields.find((f) => f.name === "action");
-    expect(action && "values" in action ? action.values : null).toEqual([...AUDIT_ACTIONS]);
-  });
-
-  it("filters only on fields with an (field, created) index, so a filtered page newest first seeks", () => {
-    const indexed = (audit?.indexes ?? []).join("\n");
-    for (const field of ["actor", "action", "collection"]) expect(indexed, field).toMatch(new RegExp(`\\(${field}, created\\)`));
-    expect(auditFilter(NO_FILTERS)).toBeNull();
-    expect(auditFilter({ actor: " users:abc ", action: "update", collection: "" })).toEqual({
-      expr: "actor = {:actor} && action = {:action}",
-      params: { actor: "users:abc", action: "update" },
-    });
-  });
-
   it("names users actors only", () => {
     expect(userIdOf("users:ab12")).toBe("ab12");
     expect(userIdOf("things:ab12")).toBeNull();

@@ -2,7 +2,8 @@
 // (spec 4.2, owner/admin), and host writes. The read rules scope every list to the active organization.
 import type { RecordModel } from "pocketbase";
 import { pb } from "./pb";
-import { CA_FIELDS, type RotationStep } from "./overlay";
+import type { RotationStep } from "../../common/overlay/rotation";
+import { CA_FIELDS } from "./overlay";
 
 /** The organization's CA, or null: a list of at most one (a missing row is not a 404). */
 export async function loadCa(): Promise<RecordModel | null> {

@@ -1,26 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { overlayCollections } from "../../pb_hooks_src/overlay/collections";
-import { ROTATION_STEPS as SERVER_STEPS } from "../../pb_hooks_src/overlay/rotation-refusal";
-import { CA_FIELDS, HOST_FIELDS, ROTATION_STEPS, blockingHost, configFileName, hostPayload, rotationStateText, stepAllowed, stepEffect, validityText, type RotationState } from "./overlay";
-
-const specs = overlayCollections();
-const fieldsOf = (key: string) => specs.find((c) => c.key === key)?.fields ?? [];
+import { ROTATION_STEPS, type RotationState } from "../../common/overlay/rotation";
+import { blockingHost, configFileName, hostPayload, rotationStateText, stepAllowed, stepEffect, validityText } from "./overlay";
 
 describe("overlay screen", () => {
-  it("asks only for fields the collections have, never a private key, a config or a certificate", () => {
-    for (const [key, list] of [["overlay_ca", CA_FIELDS], ["overlay_hosts", HOST_FIELDS]] as const) {
-      const names = new Set(["id", ...fieldsOf(key).map((f) => f.name)]);
-      for (const field of list.split(",")) {
-        expect(names.has(field), `${key}.${field}`).toBe(true);
-        expect(field, key).not.toMatch(/private_key|config_yaml|cert$/);
-      }
-    }
-  });
-
-  it("sends the server's three step names", () => {
-    expect([...ROTATION_STEPS]).toEqual([...SERVER_STEPS]);
-  });
-
   it("offers each step only from the states the server accepts it in (docs/overlay.md)", () => {
     const offered = (state: RotationState) => ROTATION_STEPS.filter((step) => stepAllowed(step, state));
     expect(offered("")).toEqual(["prepare"]);

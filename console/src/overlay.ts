@@ -1,16 +1,13 @@
 // The overlay screen's pure parts: the CA rotation's state and steps as the server defines them
 // (spec 3.2, 4.2; docs/overlay.md "CA rotation"), the host a refused step names, a host form's payload,
 // validity in words and the config file's name.
+import { transitionRefusal, type RotationState, type RotationStep } from "../../common/overlay/rotation";
 import { safeFileName } from "./own-identity";
 
 /** The list and view fields of the CA the screen shows: never `private_key` (hidden anyway) nor the certificates. */
 export const CA_FIELDS = "id,name,fingerprint,not_after,rotation,next_fingerprint,next_not_after,previous_fingerprint";
 /** The host list's fields: never `config_yaml` (it embeds the host key) nor `private_key`. */
 export const HOST_FIELDS = "id,name,network,overlay_ip,groups,active,is_lighthouse,public_endpoint,fingerprint,not_after";
-
-export type RotationState = "" | "prepared" | "committed";
-export const ROTATION_STEPS = ["prepare", "commit", "finish"] as const;
-export type RotationStep = (typeof ROTATION_STEPS)[number];
 
 /** What the CA's state means, in words. */
 export function rotationStateText(state: RotationState): string {
@@ -19,11 +16,12 @@ export function rotationStateText(state: RotationState): string {
   return "No rotation under way: hosts trust one CA.";
 }
 
-/** Which steps the server accepts from a state (docs/overlay.md's table); the others are not offered. */
+/**
+ * Which steps the server accepts from a state (docs/overlay.md's table), judged by the server's own rule
+ * with no host holding an outgoing certificate; the others are not offered.
+ */
 export function stepAllowed(step: RotationStep, state: RotationState): boolean {
-  if (step === "prepare") return state !== "committed";
-  if (step === "commit") return state !== "";
-  return state === "committed";
+  return transitionRefusal(state, step) === undefined;
 }
 
 /** What a step will do from the current state, said before the owner confirms it. */

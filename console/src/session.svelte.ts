@@ -218,7 +218,8 @@ async function loadMemberships(user: RecordModel): Promise<void> {
     .filter((row) => (ROLES as readonly string[]).includes(row.role))
     .map((row) => ({ id: row.id, organization: row.organization, organizationName: row.expand?.organization?.name ?? row.organization, role: row.role as Role }));
   lastCheck = Date.now();
-  // A user with memberships but no active organization starts in the first one (docs/decisions.md).
+  // A user with memberships but no active organization starts in the first one
+  // (docs/decisions/406-no-active-organization-at-sign-in.md).
   const first = memberships[0];
   const active = !user.current_organization && first ? await pb.collection("users").update(user.id, { current_organization: first.organization }) : user;
   session.memberships = memberships;

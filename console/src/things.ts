@@ -1,10 +1,11 @@
 // Pure rules of the Things screens: which identity modes the create wizard offers, the agent's
 // enrollment command (agent/README.md "Enrollment"), new Thing passwords, and the suspended-organization
 // refusal in words.
+import type { IdentityMode } from "../../common/inventory/create-thing";
 import { can, type Identity } from "./capabilities";
 
-export const IDENTITY_MODES = ["none", "auto", "link"] as const;
-export type IdentityMode = (typeof IDENTITY_MODES)[number];
+/** The wizard's order: no identity first. */
+export const IDENTITY_MODES: readonly IdentityMode[] = ["none", "auto", "link"];
 
 export const MODE_LABELS: Readonly<Record<IdentityMode, string>> = {
   none: "None",

@@ -9,7 +9,7 @@ import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManage
 import type { NatsConnection } from "@nats-io/transport-node";
 import { startBusConnection, type BusConnection } from "../../agent/src/bus/connection";
 import { createLogger } from "../../agent/src/lib/log";
-import type { LeafConfig } from "../../pb_hooks_src/bus/leaf-config";
+import type { LeafConfig } from "../../common/bus/leaf-config";
 import { connectWithCreds, eventually, startPlatformWithBus, type PlatformWithBus } from "./bus";
 import { gatewayLeafConfig, startSiteLeaf } from "./leaf";
 import type { NatsServer } from "./nats";

@@ -4,7 +4,7 @@
 // preload by a relative path).
 import { basename } from "node:path";
 import type PocketBase from "pocketbase";
-import type { LeafConfig } from "../../pb_hooks_src/bus/leaf-config";
+import type { LeafConfig } from "../../common/bus/leaf-config";
 import { applyLeafConfig } from "../../agent/src/gateway/apply";
 import { leafFiles, type LeafPings } from "../../agent/src/gateway/leaf-files";
 import { postThing, type MadeThing } from "./agent";

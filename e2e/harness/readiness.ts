@@ -1,5 +1,5 @@
 // Reading GET /api/ready in tests: one answer, or polling until the served snapshot says what a test waits for.
-import type { CheckEntry, NotProbedBody, ReadinessBody } from "../../pb_hooks_src/observability/readiness/report";
+import type { CheckEntry, NotProbedBody, ReadinessBody } from "../../common/readiness/report";
 
 export interface ReadyAnswer {
   status: number;

@@ -9,7 +9,7 @@ import { jwtIssuedAt } from "./issued-at";
 import { distinctExchanges, exportsProblem, importsProblem, type ExchangeRow } from "./subjects";
 import { operatorKeys } from "./operator";
 import { defaultRoleOf } from "./roles";
-import { sealSecret, unsealSecret } from "./secrets";
+import { sealSecret, unsealSecret } from "../lib/secrets";
 import { newNkeys, signJwt } from "./signer";
 
 export function accountOf(app: CoreApp, n: CollectionNames, organizationId: string): core.Record | undefined {
@@ -32,8 +32,8 @@ export function provisionAccount(tx: CoreApp, n: CollectionNames, config: Platfo
     public_key: identity.public,
     limits: { ...config.bus.default_limits },
     signing_keys: [signing.public],
-    seed: sealSecret(identity.seed),
-    signing_seeds: [sealSecret(signing.seed)],
+    seed: sealSecret("bus", identity.seed),
+    signing_seeds: [sealSecret("bus", signing.seed)],
     revocations: {},
     bus_confirmed: false,
     bus_status: "not yet published",
@@ -119,7 +119,7 @@ export function resignAccount(app: CoreApp, n: CollectionNames, account: core.Re
 export function userSigningSeed(account: core.Record): string {
   const seeds = jsonOf<string[]>(account, "signing_seeds");
   if (!seeds || seeds.length === 0) throw new Error("the bus account has no signing key");
-  return unsealSecret(seeds[0], "the account signing key");
+  return unsealSecret("bus", seeds[0], "the account signing key");
 }
 
 /** A JSON field as plain JS (the record holds a types.JSONRaw). */

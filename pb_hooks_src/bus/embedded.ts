@@ -1,17 +1,16 @@
 // `serve --bus`: nats-server as a managed child of serve (goja glue). It is started from serve's
-// onBootstrap (platform.ts#startServing), which PocketBase triggers before the serve command applies
-// migrations and listens, and answers on its client port before bootstrap returns; onTerminate stops it.
+// onBootstrap (loader.ts#startServing), which PocketBase triggers before the serve command applies
+// migrations and listens, and answers on its client port before bootstrap returns; onTerminate stops it
+// (both registered in main.pb.ts).
 // The supervisor (supervisor.ts) stops it as well when PocketBase dies without terminating.
 import { currentConfig } from "../config/runtime";
 import { firstLineOf } from "../lib/errors";
 import { stderr } from "../lib/std-streams";
-import { withoutCredentials } from "../lib/url-text";
+import { withoutCredentials } from "../../common/url-text";
 import { rootCommand } from "../lib/events";
 import { commandName } from "./command-line";
 import { clientPortOf, jetstreamDomainOf, serverUrlPort } from "./server-port";
 import { answered, awaitAnswerArgs, dialHost, parsePreflight, preflightArgs, supervisorArgs, supervisorEnv } from "./supervisor";
-
-type Platform = typeof import("../platform");
 
 // PocketBase's goja exposes process.env; the generated declarations omit it.
 declare const process: { env: Record<string, string | undefined> };
@@ -34,21 +33,21 @@ const START_TIMEOUT_MS = 30_000;
 
 /**
  * From the loader VM, which alone knows the command line's command: when this process is `serve` with
- * bus.embedded, record so for startServing (the store is shared by every VM) and bind the stop hook.
+ * bus.embedded, record so for main.pb.ts (which then binds the stop hook) and startServing; the store is
+ * shared by every VM.
  */
-export function registerEmbeddedBus(): void {
-  if (!currentConfig().bus.embedded || invokedCommand() !== "serve") return;
-  $app.store().set(ENABLED_KEY, true);
-  // Handlers run as source text in pooled VMs: they reach this module through require only.
-  onTerminate((e) => {
-    (require(`${__hooks}/lib/platform.js`) as Platform).busServer.stop(e.app);
-    e.next();
-  });
+export function recordEmbeddedBus(): void {
+  if (currentConfig().bus.embedded && invokedCommand() === "serve") $app.store().set(ENABLED_KEY, true);
 }
 
-/** For serve's onBootstrap: starts nats-server when registerEmbeddedBus found it wanted. */
+/** Whether this process is `serve` with bus.embedded, as recordEmbeddedBus found. */
+export function embeddedBusWanted(app: CoreApp = $app): boolean {
+  return app.store().get(ENABLED_KEY) === true;
+}
+
+/** For serve's onBootstrap: starts nats-server when recordEmbeddedBus found it wanted. */
 export function startEmbeddedIfEnabled(app: CoreApp): void {
-  if (app.store().get(ENABLED_KEY) === true) startEmbedded(app);
+  if (embeddedBusWanted(app)) startEmbedded(app);
 }
 
 /** Starts nats-server and returns once its client port answers; exits the process on any failure. */

@@ -1,9 +1,10 @@
 // The payload of a signed token, and its issue second, read without verifying it. PocketBase's
 // $security.parseUnverifiedJWT also validates `iat` and refuses a token issued ahead of the clock, which
 // is exactly the token the callers need to read: every re-sign and every credential minted after a
-// revocation is issued in a second that may still lie ahead (docs/decisions.md).
-import { base64Decode } from "../overlay/cert/base64";
-import { utf8Decode } from "../overlay/cert/utf8";
+// revocation is issued in a second that may still lie ahead (docs/decisions/250-issue-times-run-ahead.md,
+// 063-suspension-claim-admits-nothing.md and 228-revocation-covers-held-credential.md).
+import { base64Decode } from "../../common/encoding/base64";
+import { utf8Decode } from "../../common/encoding/utf8";
 
 /** The claims of a JWT as plain JSON, or null when it is not a readable token. */
 export function jwtPayload(jwt: string): Record<string, unknown> | null {

@@ -8,11 +8,11 @@ import { oneOfStrings, optionalString, requiredString, type JsonObject } from ".
 import { findAll } from "../lib/collections";
 import { badRequest, notFound } from "../lib/errors";
 import { transaction } from "../lib/transaction";
-import { attribute } from "../observability/actor";
+import { attribute } from "../audit/actor";
 import type { CollectionNames } from "../schema/names";
 import type { ActiveMembership } from "../tenancy/active";
 import { accountOf, jsonOf, resignAccount } from "./accounts";
-import { sealSecret } from "./secrets";
+import { sealSecret } from "../lib/secrets";
 import { newNkeys } from "./signer";
 
 export const KEY_ACTIONS = ["add_signing", "remove_signing", "rotate"] as const;
@@ -37,7 +37,7 @@ export function manageSigningKeys(app: CoreApp, n: CollectionNames, caller: Acti
     if (action === "add_signing") {
       const [key] = newNkeys(["account"]);
       keys.push(key.public);
-      seeds.push(sealSecret(key.seed));
+      seeds.push(sealSecret("bus", key.seed));
     } else if (action === "remove_signing") {
       const index = keys.indexOf(publicKey);
       if (index < 0) throw badRequest("public_key is not a signing key of the account");
@@ -47,7 +47,7 @@ export function manageSigningKeys(app: CoreApp, n: CollectionNames, caller: Acti
     } else {
       const [key] = newNkeys(["account"]);
       keys.splice(0, keys.length, key.public);
-      seeds.splice(0, seeds.length, sealSecret(key.seed));
+      seeds.splice(0, seeds.length, sealSecret("bus", key.seed));
     }
     account.set("signing_keys", keys);
     account.set("signing_seeds", seeds);

@@ -5,7 +5,7 @@ import { findRecord } from "../lib/collections";
 import { notFound } from "../lib/errors";
 import type { CollectionNames } from "../schema/names";
 import { accountOf } from "./accounts";
-import type { LeafConfig } from "./leaf-config";
+import type { LeafConfig } from "../../common/bus/leaf-config";
 import { findOperator } from "./operator";
 
 export function leafConfig(app: CoreApp, n: CollectionNames, config: PlatformConfig, thing: core.Record): LeafConfig {

@@ -5,7 +5,7 @@
 import { currentConfig } from "../config/runtime";
 import { findAll } from "../lib/collections";
 import { credsFile, operatorClaims, systemAccountClaims, userClaims } from "./claims";
-import { sealSecret, unsealSecret } from "./secrets";
+import { sealSecret, unsealSecret } from "../lib/secrets";
 import { newNkeys, signJwt } from "./signer";
 
 export const SYSTEM_OPERATOR = "bus_system_operator";
@@ -45,13 +45,13 @@ export function ensureOperator(app: CoreApp, name: string): core.Record {
     name,
     operator_pub: operator.public,
     operator_jwt: operatorJwt,
-    operator_seed: sealSecret(operator.seed),
+    operator_seed: sealSecret("bus", operator.seed),
     signing_key_pub: signing.public,
-    signing_seed: sealSecret(signing.seed),
+    signing_seed: sealSecret("bus", signing.seed),
     sys_account_pub: system.public,
     sys_account_jwt: systemJwt,
-    sys_account_seed: sealSecret(system.seed),
-    sys_user_creds: sealSecret(credsFile(userJwt, systemUser.seed)),
+    sys_account_seed: sealSecret("bus", system.seed),
+    sys_user_creds: sealSecret("bus", credsFile(userJwt, systemUser.seed)),
   });
   app.save(record);
   return record;
@@ -63,7 +63,7 @@ export function operatorKeys(app: CoreApp): OperatorKeys {
     record,
     operatorPub: record.getString("operator_pub"),
     signingKeyPub: record.getString("signing_key_pub"),
-    signingSeed: unsealSecret(record.getString("signing_seed"), "the operator signing key"),
+    signingSeed: unsealSecret("bus", record.getString("signing_seed"), "the operator signing key"),
     systemAccountPub: record.getString("sys_account_pub"),
     systemUserCreds: unsealSystemCreds(record),
   };
@@ -71,5 +71,5 @@ export function operatorKeys(app: CoreApp): OperatorKeys {
 
 /** The $SYS user's creds file of an operator row; throws, naming bus.encryption_key, when it cannot be unsealed. */
 export function unsealSystemCreds(operator: core.Record): string {
-  return unsealSecret(operator.getString("sys_user_creds"), "the system user's credentials");
+  return unsealSecret("bus", operator.getString("sys_user_creds"), "the system user's credentials");
 }

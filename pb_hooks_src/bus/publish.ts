@@ -6,7 +6,7 @@
 import { currentConfig } from "../config/runtime";
 import { sidecarCall } from "../lib/sidecar";
 import { SidecarError, reasonOf } from "../lib/sidecar-messages";
-import { logPublication } from "../observability/verbose";
+import { logPublication } from "../audit/verbose";
 import type { CollectionNames } from "../schema/names";
 import { operatorKeys } from "./operator";
 import { parseClaimsReply, type ClaimsReply } from "./replies";

@@ -4,7 +4,7 @@ import { findRecord, membershipOf } from "../lib/collections";
 import { badRequest, forbidden, notFound } from "../lib/errors";
 import { transaction } from "../lib/transaction";
 import type { CollectionNames } from "../schema/names";
-import { attribute } from "../observability/actor";
+import { attribute } from "../audit/actor";
 
 export interface Rotated {
   rotated: true;

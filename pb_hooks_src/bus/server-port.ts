@@ -2,7 +2,7 @@
 // client port, which bus.server_url must dial, and the JetStream domain, which bus.persist_domain must
 // name. `serve --bus` refuses to start when either differs: the control plane would dial a server that
 // is not the one it runs, or hand sites a hub domain no server answers for.
-import { withoutCredentials } from "../lib/url-text";
+import { withoutCredentials } from "../../common/url-text";
 
 const NATS_DEFAULT_PORT = 4222;
 

@@ -1,4 +1,5 @@
-// The bus's use of the sidecar: fresh nkeys and signed JWTs (goja has no ed25519; docs/decisions.md).
+// The bus's use of the sidecar: fresh nkeys and signed JWTs (goja has no ed25519;
+// docs/decisions/059-crypto-in-persistent-node-sidecar.md).
 import { sidecarCall } from "../lib/sidecar";
 import type { Claims } from "./claims";
 

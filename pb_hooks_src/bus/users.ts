@@ -10,7 +10,7 @@ import type { CollectionNames } from "../schema/names";
 import { accountOf, jsonOf, userSigningSeed } from "./accounts";
 import { jwtIssuedAt } from "./issued-at";
 import { credentialSizeProblem, credsFile, permissionsFrom, permissionsProblem, userClaims } from "./claims";
-import { sealSecret, unsealSecret } from "./secrets";
+import { sealSecret, unsealSecret } from "../lib/secrets";
 import { newNkeys, signJwt } from "./signer";
 
 /** A revocation this write adds to the account: the key and its cutoff second. */
@@ -174,7 +174,7 @@ export function addRevocation(account: core.Record, revocation: Revocation): voi
 function replaceKey(user: core.Record): void {
   const [key] = newNkeys(["user"]);
   user.set("public_key", key.public);
-  user.set("seed", sealSecret(key.seed));
+  user.set("seed", sealSecret("bus", key.seed));
 }
 
 /**
@@ -202,5 +202,5 @@ function mint(
     iat: Math.max(nowSeconds(), recordedCutoff + 1, cutoff + 1, jwtIssuedAt(user.getString("jwt")) + 1),
   }));
   user.set("jwt", jwt);
-  user.set("creds_file", credsFile(jwt, unsealSecret(user.getString("seed"), "the bus user's seed")));
+  user.set("creds_file", credsFile(jwt, unsealSecret("bus", user.getString("seed"), "the bus user's seed")));
 }

@@ -1,10 +1,10 @@
 // The command-line flags the configuration reads from os.Args: --config, --bus, --bus-config.
 // Parsed like cobra/pflag: `--name value` or `--name=value`, a bare `--bus` means true, the last
 // occurrence wins, and nothing after `--` is a flag.
-import { ConfigError } from "./errors";
+import { ConfigError } from "../../common/config/errors";
 import { PLATFORM_KEYS } from "./keys";
-import type { Settings } from "./settings";
-import { parseText } from "./text";
+import type { Settings } from "../../common/config/settings";
+import { parseText } from "../../common/config/text";
 
 export interface Flags {
   /** The --config path as given, if any. */

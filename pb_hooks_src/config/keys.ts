@@ -1,11 +1,11 @@
 // The one list of configuration keys (service spec 8.3, minus the agent's observability.* keys).
 // Defaults, environment variable names, file checking and docs/configuration.md all come from it.
-import { keyTable, type KeyInfo, type KeySpecs, type Paths } from "./key-table";
+import { keyTable, type KeyInfo, type KeySpecs, type Paths } from "../../common/config/key-table";
 import type { PlatformConfig } from "./types";
 
 export const SERVICE_NAME = "iot-control-plane";
 
-export type { ConfigValue, KeyInfo, KeyType } from "./key-table";
+export type { ConfigValue, KeyInfo, KeyType } from "../../common/config/key-table";
 
 export type ConfigKey = Paths<PlatformConfig>;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, SERVICE_NAME, loadConfig, type ConfigSources } from "./load";
 import type { PlatformConfig } from "./types";
-import { parseYaml } from "./yaml";
+import { parseYaml } from "../../common/config/yaml";
 
 const CWD_FILE = "/srv/app/config.yaml";
 const ETC_FILE = "/etc/iot-control-plane/config.yaml";

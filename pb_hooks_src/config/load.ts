@@ -1,16 +1,16 @@
 // Builds the platform configuration from, by priority: command-line flags --bus/--bus-config, PLATFORM_*
 // environment variables, one config file (--config, else ./config.yaml, else /etc/<service>/config.yaml),
 // built-in defaults. Pure: every input arrives through ConfigSources.
-import { findConfigFile } from "./discover";
-import { readEnv } from "./env";
-import { readConfigFile, type YamlParser } from "./file";
+import { findConfigFile } from "../../common/config/discover";
+import { readEnv } from "../../common/config/env";
+import { readConfigFile, type YamlParser } from "../../common/config/file";
 import { readFlags } from "./flags";
 import { PLATFORM_KEYS, SERVICE_NAME } from "./keys";
-import { resolveLayers } from "./layers";
+import { resolveLayers } from "../../common/config/layers";
 import type { PlatformConfig } from "./types";
 import { validateConfig } from "./validate";
 
-export { ConfigError } from "./errors";
+export { ConfigError } from "../../common/config/errors";
 export { SERVICE_NAME } from "./keys";
 
 export interface ConfigSources {
@@ -20,7 +20,7 @@ export interface ConfigSources {
   cwd: string;
   /** The file's text, or undefined when the file does not exist. */
   readFile(path: string): string | undefined;
-  /** Reads a config file's YAML (config/yaml.ts#parseYaml). */
+  /** Reads a config file's YAML (common/config/yaml.ts#parseYaml). */
   parseYaml: YamlParser;
 }
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { parseYaml } from "./yaml";
+import { parseYaml } from "../../common/config/yaml";
 
 // Node cannot require a .ts file; in the bundle this module requires ./yaml on first use.
 vi.mock("./yaml-on-demand", () => ({ parseYamlOnDemand: parseYaml }));
@@ -54,7 +54,7 @@ describe("currentConfig", () => {
     stubGoja({}, { "/srv/app/config.yaml": "open /srv/app/config.yaml: permission denied" });
     const { currentConfig } = await freshRuntime();
     // The same module instance runtime.ts sees after the reset.
-    const { ConfigError } = await import("./errors");
+    const { ConfigError } = await import("../../common/config/errors");
     expect(currentConfig).toThrow(ConfigError);
     expect(currentConfig).toThrow("cannot read /srv/app/config.yaml: open /srv/app/config.yaml: permission denied");
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "./errors";
+import { ConfigError } from "../../common/config/errors";
 import { loadConfig } from "./load";
-import { parseYaml } from "./yaml";
+import { parseYaml } from "../../common/config/yaml";
 import type { PlatformConfig } from "./types";
 import { validateConfig } from "./validate";
 

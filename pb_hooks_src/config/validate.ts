@@ -1,12 +1,12 @@
 // Refuses configurations the control plane must not start with, and normalizes the spec's scheme
 // aliases (bus://, bus-leaf://) to the bus server's own schemes before anything uses them.
 import { cronProblem } from "./cron";
-import { positiveDurationProblem } from "./duration";
-import { ConfigError, shown } from "./errors";
+import { positiveDurationProblem } from "../../common/config/duration";
+import { ConfigError, shown } from "../../common/config/errors";
 import { CONFIG_KEYS, keyInfo, type ConfigKey } from "./keys";
 import type { PlatformConfig } from "./types";
 
-export { parseDuration } from "./duration";
+export { parseDuration } from "../../common/config/duration";
 
 /** Names a key in messages, e.g. `bus.leaf_url (from env PLATFORM_BUS_LEAF_URL)`. */
 export type Describe = (key: ConfigKey) => string;

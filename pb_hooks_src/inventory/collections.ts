@@ -60,7 +60,8 @@ export function inventoryCollections(): CollectionSpec[] {
       delete: managers,
     },
     // Thing passwords are generated (24 random alphanumerics, ~143 bits): bcrypt's work factor adds no
-    // strength to those, while the default cost (10) took ~60 ms of every Thing creation (docs/decisions.md).
+    // strength to those, while the default cost (10) took ~60 ms of every Thing creation
+    // (docs/decisions/062-thing-passwords-bcrypt-cost-4.md).
     auth: { authRule: "active = true", manageRule: managers, tokenSeconds: THING_TOKEN_SECONDS, passwordCost: THING_PASSWORD_COST },
   };
 

@@ -1,4 +1,5 @@
 // POST /api/org/things: a Thing and optionally its identities, in one transaction (spec 4.2).
+import type { CreatedThing } from "../../common/inventory/create-thing";
 import { findRecord } from "../lib/collections";
 import { badRequest } from "../lib/errors";
 import type { JsonObject } from "../lib/body";
@@ -9,19 +10,12 @@ import type { ActiveMembership } from "../tenancy/active";
 import type { CollectionNames } from "../schema/names";
 import { authorizeThingRequest, parseThingRequest, type ThingRequest } from "./request";
 import { codeTaken, drawnCodeHolds, prepareThing, uniqueCode } from "./things";
-import { attribute } from "../observability/actor";
+import { attribute } from "../audit/actor";
 import { mintBusUser, presignBusUser } from "../bus/things";
 import { presignedUsers } from "../bus/users";
 import { caOf } from "../overlay/ca";
 import { HostError } from "../overlay/host-details";
 import { placeHost, presignedHosts, presignHost } from "../overlay/hosts";
-
-export interface CreatedThing {
-  id: string;
-  code: string;
-  email: string;
-  password: string;
-}
 
 export function createThing(app: CoreApp, n: CollectionNames, caller: ActiveMembership, body: JsonObject): CreatedThing {
   const request = parseThingRequest(body);

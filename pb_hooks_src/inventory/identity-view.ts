@@ -1,10 +1,7 @@
-// The shape of GET /api/me/identity (what the edge agent reads, agent/src/platform/client.ts) and its
-// `include` query parameter: which key material the caller asks for. A poll asks for none and compares
-// revisions; an agent asks for a field only when its revision moved.
+// The `include` query parameter of GET /api/me/identity: which key material the caller asks for. The
+// answer's shape is the agent's contract too: common/inventory/identity.ts.
+import { KEY_MATERIAL, type KeyMaterial } from "../../common/inventory/identity";
 import { badRequest } from "../lib/errors";
-
-export const KEY_MATERIAL = ["creds_file", "config_yaml"] as const;
-export type KeyMaterial = (typeof KEY_MATERIAL)[number];
 
 /** "" → none; "creds_file,config_yaml" → both; anything else → 400 naming the unknown value. */
 export function parseInclude(text: string): Set<KeyMaterial> {
@@ -16,17 +13,4 @@ export function parseInclude(text: string): Set<KeyMaterial> {
     wanted.add(part as KeyMaterial);
   }
   return wanted;
-}
-
-export interface LinkedIdentity {
-  id: string;
-  active: boolean;
-  /** sha256 (hex) of the key material as served: it moves exactly when the material the agent runs on does. */
-  revision: string;
-}
-
-export interface OwnIdentity {
-  thing: { id: string; code: string; email: string; organization: string; active: boolean };
-  bus_user: (LinkedIdentity & { creds_file?: string }) | null;
-  overlay_host: (LinkedIdentity & { config_yaml?: string }) | null;
 }

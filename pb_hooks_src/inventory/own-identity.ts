@@ -1,11 +1,12 @@
 // GET /api/me/identity: a Thing reads itself and the two identities linked to it (spec 5 rule 12, "a Thing
 // sees only the bus user and overlay host assigned to it"). Spec 4.2 forbids a device read branch on the
-// bus_* and overlay_* collections, so the agent's view is this route (docs/decisions.md "A Thing's own
-// identities"). A poll carries revisions only; key material comes only when the caller asks for it.
+// bus_* and overlay_* collections, so the agent's view is this route
+// (docs/decisions/050-me-identity-route.md). A poll carries revisions only; key material comes only when
+// the caller asks for it.
 import { findRecord } from "../lib/collections";
 import type { CollectionNames } from "../schema/names";
 import { servedConfig } from "../overlay/current-blocklist";
-import type { KeyMaterial, LinkedIdentity, OwnIdentity } from "./identity-view";
+import type { KeyMaterial, LinkedIdentity, OwnIdentity } from "../../common/inventory/identity";
 
 export function ownIdentity(app: CoreApp, n: CollectionNames, thing: core.Record, include: Set<KeyMaterial>): OwnIdentity {
   const user = findRecord(app, n.bus_users, thing.getString("bus_user"));

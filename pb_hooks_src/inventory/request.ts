@@ -2,24 +2,16 @@
 import { badRequest, forbidden } from "../lib/errors";
 import { isObject, oneOfStrings, optionalObject, optionalString, requiredString, type JsonObject } from "../lib/body";
 import { EDITORS, MANAGERS, type Role } from "../lib/roles";
+import { IDENTITY_MODES, type CreateThingBody, type IdentityMode } from "../../common/inventory/create-thing";
 import { THING_CODE_PATTERN } from "./collections";
 
 /** The schema's limits on things.name and things.description (inventory/collections.ts), in characters. */
 export const NAME_MAX = 200;
 export const DESCRIPTION_MAX = 2000;
 
-export const IDENTITY_MODES = ["auto", "link", "none"] as const;
-export type IdentityMode = (typeof IDENTITY_MODES)[number];
-
-export interface ThingRequest {
-  name: string;
-  code: string;
-  description: string;
-  type: string;
-  location: string;
+/** A body as the route reads it: every field present, metadata an object or absent. */
+export interface ThingRequest extends Omit<CreateThingBody, "metadata"> {
   metadata: JsonObject | undefined;
-  bus: { mode: IdentityMode; role_id: string; user_id: string };
-  overlay: { mode: IdentityMode; network_id: string; overlay_ip: string; host_id: string };
 }
 
 export function parseThingRequest(body: JsonObject): ThingRequest {

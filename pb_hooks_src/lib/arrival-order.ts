@@ -25,8 +25,8 @@ export const MAX_WAIT_MS = 10_000;
 
 /**
  * A waiter k turns back sleeps k SLEEP_MS, up to this many: no turn takes less than SLEEP_MS, so it cannot
- * miss its own, and far back it looks seldom: at 50 clients and a turn of ~16 ms, a creation looks ~72
- * times with this cap and ~123 with a cap of 8 (docs/performance.md, "Fewer looks far back in the queue").
+ * miss its own, and far back it looks seldom: at 50 clients and a turn of ~16 ms, a creation looks ~72 times
+ * with this cap and ~123 with a cap of 8 (docs/performance.md, "Concurrent writers and the hook VM pool").
  */
 const MAX_SLEEP_TURNS = 32;
 

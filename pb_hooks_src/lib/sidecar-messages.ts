@@ -1,6 +1,6 @@
 // Pure pieces of the sidecar client (lib/sidecar.ts): reading the state file and the sidecar's answers,
 // and classifying Go's error texts. Kept free of goja globals so Node unit tests cover them.
-import type { ErrorBody, StateFile } from "../../sidecar/protocol";
+import type { ErrorBody, StateFile } from "../../common/sidecar/protocol";
 
 /** An error of the sidecar transport: it is not running, cannot start, or does not answer. */
 export class SidecarUnavailableError extends Error {

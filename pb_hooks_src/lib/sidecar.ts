@@ -7,7 +7,7 @@
 // inside store.setFunc, which holds the store's lock, so two VMs never start two sidecars; it blocks other
 // store users for the ~0.1-0.2 s a start takes, and only then. Under serve the sidecar is spawned at
 // bootstrap and recorded as pending: serve listens without waiting for it, and the first call waits.
-import type { HealthResponse, ProbeSettings, StartupLine } from "../../sidecar/protocol";
+import type { HealthResponse, ProbeSettings, StartupLine } from "../../common/sidecar/protocol";
 import {
   SidecarUnavailableError,
   deliveryFailure,
@@ -191,7 +191,7 @@ function spawn(probe: ProbeSettings | undefined): Starting {
   const token = $security.randomString(48);
 
   // --lite-mode (no optimizing compiler): ~12 MB less resident memory at idle for ~0.2 ms more per
-  // call (docs/performance.md "Memory: what was tried"). It conflicts with WebAssembly, which Node then
+  // call (docs/performance.md "Start and footprint"). It conflicts with WebAssembly, which Node then
   // turns off with a warning on stderr; the sidecar uses none, so it is turned off quietly.
   const cmd = $os.cmd("node", "--lite-mode", "--no-expose-wasm", `${__hooks}/sidecar/sidecar.cjs`);
   // Its stderr goes to a file for the one case it matters: a start that fails (a wrong Node, a broken bundle).

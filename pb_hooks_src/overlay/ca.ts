@@ -6,10 +6,10 @@ import type { PlatformConfig } from "../config/types";
 import { findByField } from "../lib/collections";
 import { sidecarCall } from "../lib/sidecar";
 import type { CollectionNames } from "../schema/names";
-import type { Ed25519KeypairResponse, Ed25519SignResponse } from "../../sidecar/protocol";
+import type { Ed25519KeypairResponse, Ed25519SignResponse } from "../../common/sidecar/protocol";
 import { caDetails } from "./ca-details";
 import { base64Decode, base64Encode, bytesToHex, certificateBytes, ed25519PrivateKeyPem, encodeDetails, fingerprint, pemEncode, BANNERS } from "./cert";
-import { sealOverlaySecret } from "./secrets";
+import { sealSecret } from "../lib/secrets";
 
 const sha256hex = (data: Uint8Array): string => bytesToHex(sha256(data));
 
@@ -36,7 +36,7 @@ export function mintCa(config: PlatformConfig, organizationCode: string, now = n
   return {
     name: details.name,
     cert: pemEncode(BANNERS.certificate, bytes),
-    private_key: sealOverlaySecret(ed25519PrivateKeyPem(base64Decode(key.seed), publicKey)),
+    private_key: sealSecret("overlay", ed25519PrivateKeyPem(base64Decode(key.seed), publicKey)),
     fingerprint: fingerprint(bytes, sha256hex),
     not_after: new Date(details.notAfter * 1000).toISOString().replace("T", " "),
   };

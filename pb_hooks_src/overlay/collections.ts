@@ -71,7 +71,7 @@ export function overlayCollections(): CollectionSpec[] {
     ],
     indexes: [
       "CREATE UNIQUE INDEX idx_{table}_network_ip ON {table} (network, overlay_ip)",
-      // A host's config lists its network's lighthouses (overlay/host-config.ts lighthousesSql), in address order;
+      // A host's config lists its network's lighthouses (overlay/lighthouses.ts), in address order;
       // partial, so it holds only the few lighthouses and costs the other hosts' writes nothing.
       "CREATE INDEX idx_{table}_lighthouses ON {table} (network, overlay_ip) WHERE is_lighthouse = 1",
       ...organizationOrderIndexes("name"),

@@ -6,7 +6,7 @@
 // enrich hooks of a page, so a page of 30 holds 30 hook VMs at once, and a VM created past the pool
 // compiles this bundle, not the full library. So this file reads no configuration: the collection names
 // come from the store (lib/serving-names.ts), and a read is one indexed query.
-import { blocklistItems, withBlocklistItems, withoutItem } from "./host-config";
+import { blocklistItems, withBlocklistItems, withoutItem } from "../../common/overlay/host-config";
 import { blocklist, revokedListFromJson } from "./revocations";
 import { sharedStore as store } from "../lib/app-store";
 import { publishedCollectionNames } from "../lib/serving-names";

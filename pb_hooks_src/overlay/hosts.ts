@@ -7,7 +7,7 @@ import { findFirst, findRecord, organizationExists } from "../lib/collections";
 import { newRecordId, presigned } from "../lib/presigned";
 import { sidecarCall } from "../lib/sidecar";
 import type { CollectionNames } from "../schema/names";
-import type { Ed25519SignResponse, X25519Response } from "../../sidecar/protocol";
+import type { Ed25519SignResponse, X25519Response } from "../../common/sidecar/protocol";
 import { appendRevoked } from "./revocations";
 import { caOf, trustedCaPem } from "./ca";
 import {
@@ -25,9 +25,10 @@ import {
   x25519PrivateKeyPem,
   type Certificate,
 } from "./cert";
-import { hostConfigYaml, lighthousesSql, type Lighthouse } from "./host-config";
+import { hostConfigYaml, type Lighthouse } from "../../common/overlay/host-config";
+import { lighthousesSql } from "./lighthouses";
 import { HostError, checkPublicEndpoint, hostDetails, hostGroups, hostNetwork } from "./host-details";
-import { sealOverlaySecret, unsealOverlaySecret } from "./secrets";
+import { sealSecret, unsealSecret } from "../lib/secrets";
 
 const sha256hex = (data: Uint8Array): string => bytesToHex(sha256(data));
 
@@ -133,7 +134,7 @@ function issueCertificate(ca: core.Record, subject: HostSubject, now: Date): Iss
     caFingerprint: ca.getString("fingerprint"),
     publicKey: base64Decode(pair.public),
   });
-  const caKey = keyFromPem(unsealOverlaySecret(ca.getString("private_key"), "the overlay CA key"), BANNERS.ed25519PrivateKey);
+  const caKey = keyFromPem(unsealSecret("overlay", ca.getString("private_key"), "the overlay CA key"), BANNERS.ed25519PrivateKey);
   const { signature } = sidecarCall<Ed25519SignResponse>("/v1/ed25519/sign", {
     seed: base64Encode(caKey.subarray(0, 32)),
     message: base64Encode(encodeDetails(details)),
@@ -141,7 +142,7 @@ function issueCertificate(ca: core.Record, subject: HostSubject, now: Date): Iss
   const bytes = certificateBytes(details, base64Decode(signature));
   return {
     cert: pemEncode(BANNERS.certificate, bytes),
-    private_key: sealOverlaySecret(x25519PrivateKeyPem(base64Decode(pair.private))),
+    private_key: sealSecret("overlay", x25519PrivateKeyPem(base64Decode(pair.private))),
     fingerprint: fingerprint(bytes, sha256hex),
     not_after: new Date(details.notAfter * 1000).toISOString().replace("T", " "),
   };
@@ -187,7 +188,7 @@ function configOf(tx: CoreApp, n: CollectionNames, host: core.Record, ca: core.R
   return hostConfigYaml({
     caPem: trustedCaPem(ca),
     certPem: host.getString("cert"),
-    keyPem: unsealOverlaySecret(host.getString("private_key"), "the overlay host key"),
+    keyPem: unsealSecret("overlay", host.getString("private_key"), "the overlay host key"),
     isLighthouse: host.getBool("is_lighthouse"),
     lighthouses,
   });

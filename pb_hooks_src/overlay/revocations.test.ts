@@ -1,6 +1,6 @@
 import yaml from "js-yaml";
 import { describe, expect, it } from "vitest";
-import { blocklistItems, hostConfig, hostConfigYaml, toYaml, withBlocklistItems, withoutItem } from "./host-config";
+import { blocklistItems, hostConfig, hostConfigYaml, toYaml, withBlocklistItems, withoutItem } from "../../common/overlay/host-config";
 import { appendRevoked, blocklist, revokedList, revokedListFromJson } from "./revocations";
 
 const base = { caPem: "ca\n", certPem: "c\n", keyPem: "-----BEGIN K-----\n  blocklist: []\n-----END K-----\n", isLighthouse: false, lighthouses: [] };

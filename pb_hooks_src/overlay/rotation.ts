@@ -2,19 +2,19 @@
 // Three steps in the route's transaction: prepare (an incoming CA is trusted next to the issuing one),
 // commit (issuance moves to it; every active host still on the outgoing CA is re-signed), finish (the
 // outgoing CA is dropped once no active host holds one of its certificates). Invalid transitions are
-// refused with rotation-refusal.ts's message, which the route returns verbatim on a 400.
+// refused with common/overlay/rotation.ts's message, which the route returns verbatim on a 400.
 import type { PlatformConfig } from "../config/types";
 import { findAll } from "../lib/collections";
 import type { WriteEffects } from "../lib/effects";
 import { badRequest, forbidden, notFound } from "../lib/errors";
 import { MANAGERS } from "../lib/roles";
 import { transaction } from "../lib/transaction";
-import { attribute } from "../observability/actor";
+import { attribute } from "../audit/actor";
 import type { CollectionNames } from "../schema/names";
 import type { ActiveMembership } from "../tenancy/active";
 import { caOf, mintCa } from "./ca";
 import { certificateFromPem } from "./cert";
-import { transitionRefusal, type OutgoingHolder, type RotationState, type RotationStep } from "./rotation-refusal";
+import { transitionRefusal, type OutgoingHolder, type RotationState, type RotationStep } from "../../common/overlay/rotation";
 
 export interface RotationApplied {
   applied: RotationStep;

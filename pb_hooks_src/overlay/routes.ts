@@ -12,7 +12,7 @@ import { activeMembership } from "../tenancy/active";
 import { certificateStale } from "./audit";
 import { certificateFromPem } from "./cert";
 import { rotateOverlayCa } from "./rotation";
-import { ROTATION_STEPS } from "./rotation-refusal";
+import { ROTATION_STEPS } from "../../common/overlay/rotation";
 
 /** POST /api/org/overlay-ca/rotate (owner/admin): `{step}`; a refused transition's message verbatim on a 400. */
 export function rotateCaRoute(e: core.RequestEvent): void {

@@ -1,6 +1,6 @@
 import { busCollections } from "../bus/collections";
 import { inventoryCollections } from "../inventory/collections";
-import { observabilityCollections } from "../observability/collections";
+import { observabilityCollections } from "../audit/collections";
 import { overlayCollections } from "../overlay/collections";
 import { tenancyCollections } from "../tenancy/collections";
 import type { CollectionNames } from "./names";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../config/load";
-import { parseYaml } from "../config/yaml";
+import { parseYaml } from "../../common/config/yaml";
 import { ROLES, type Role } from "../lib/roles";
 import { platformCollections } from "./collections";
 import { collectionNames } from "./names";

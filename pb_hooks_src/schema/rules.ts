@@ -44,7 +44,7 @@ export const CURRENT_SCOPE = "current_scope";
 
 /**
  * The caller is a user whose active organization is `orgExpr` and who holds a membership there with one
- * of `roles` (as mirrored on the caller's own row: docs/decisions.md "Role of the active organization").
+ * of `roles` (as mirrored on the caller's own row: docs/decisions/020-role-of-active-organization.md).
  * For rules checked against records PocketBase already names by id (view, the auth manage rule, writes,
  * expand): the organization is compared by value with current_organization, which no index serves, so
  * SQLite keeps the id index. Given a seekable organization term, SQLite without statistics on the table

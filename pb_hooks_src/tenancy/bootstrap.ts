@@ -3,7 +3,7 @@ import { findFirst } from "../lib/collections";
 import { randomPassword } from "../lib/random";
 import { transaction } from "../lib/transaction";
 import type { CollectionNames } from "../schema/names";
-import { slugify } from "./slug";
+import { slugify } from "../../common/tenancy/slug";
 
 export interface BootstrapOptions {
   email: string;

@@ -3,10 +3,8 @@ import { ALL_ROLES, CLOSED, CURRENT_ROLE, CURRENT_SCOPE, all, anyOf, isOperator,
 import { INVITABLE, MANAGERS, ROLES } from "../lib/roles";
 import type { CollectionNames } from "../schema/names";
 import { ORGANIZATION } from "../schema/common";
+import { ORGANIZATION_CODE_PATTERN } from "../../common/tenancy/slug";
 import { TIMESTAMPS, type CollectionSpec, type StockSettings } from "../schema/spec";
-
-/** Organization codes appear in generated e-mail domains and bus subjects. */
-export const ORGANIZATION_CODE_PATTERN = "^[a-z0-9][a-z0-9-]{0,62}$";
 
 /** The stock users collection of PocketBase v0.40.4 (read from a fresh database of the pinned binary). */
 const STOCK_USERS: StockSettings = {

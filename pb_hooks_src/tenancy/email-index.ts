@@ -32,6 +32,6 @@ export function duplicateRefusal(table: string, groups: readonly (readonly strin
   return (
     `${table}.email must be unique up to letter case, but these users' addresses differ only in case: ${listed}. ` +
     `Nothing was changed. Give all but one user of each group another address (or delete them), then run ` +
-    `\`migrate up\` again (docs/decisions.md, "E-mail addresses").`
+    `\`migrate up\` again (docs/decisions/040-email-one-mailbox-one-user.md).`
   );
 }

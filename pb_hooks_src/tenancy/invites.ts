@@ -5,7 +5,7 @@ import { requiredString, type JsonObject } from "../lib/body";
 import { randomText } from "../lib/random";
 import { transaction } from "../lib/transaction";
 import type { CollectionNames } from "../schema/names";
-import { attribute } from "../observability/actor";
+import { attribute } from "../audit/actor";
 import { asciiLowerCase, sameMailbox, trimAsciiSpace } from "./mailbox";
 
 const TOKEN_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";

@@ -1,8 +1,8 @@
-// When two e-mail addresses name the same mailbox, as the platform compares them (docs/decisions.md,
-// "E-mail addresses"): ASCII letters compare case-insensitively, every other character byte-exact. Not
-// String#toLowerCase: full Unicode case mapping folds look-alikes onto ASCII ("\u212Aate" → "kate", the
-// KELVIN SIGN), and those are other mailboxes. This is also what SQLite's NOCASE collation does, which
-// the unique index on users.email uses. Pure.
+// When two e-mail addresses name the same mailbox, as the platform compares them
+// (docs/decisions/040-email-one-mailbox-one-user.md): ASCII letters compare case-insensitively, every other
+// character byte-exact. Not String#toLowerCase: full Unicode case mapping folds look-alikes onto ASCII
+// ("\u212Aate" → "kate", the KELVIN SIGN), and those are other mailboxes. This is also what SQLite's NOCASE
+// collation does, which the unique index on users.email uses. Pure.
 
 /** `text` with A-Z lowered and nothing else changed. */
 export function asciiLowerCase(text: string): string {

@@ -1,13 +1,13 @@
 // The agent's `bus` and `persistence` checks (spec 4.4). Both answer from the connection's state; the
 // persistence check makes one bounded look at the hub's JetStream over the open connection.
-import type { Check, CheckOutcome } from "../health/check";
+import type { AgentCheck, CheckOutcome } from "../health/check";
 import type { BusConnection, BusState } from "./connection";
 import type { PersistenceProbe } from "./persistence";
 
 /** What the bus connection dials: the hub (bus.servers or the platform host), or a gateway's own leaf. */
 export type BusDials = "hub" | "leaf";
 
-export function busCheck(connection: Pick<BusConnection, "state">, dials: BusDials): Check {
+export function busCheck(connection: Pick<BusConnection, "state">, dials: BusDials): AgentCheck {
   return { name: "bus", run: async () => busOutcome(connection.state(), dials) };
 }
 
@@ -37,7 +37,7 @@ export function busOutcome(state: BusState, dials: BusDials): CheckOutcome {
   return { state: "fail", detail: `${state.kind === "no_creds" ? "" : `${state.kind}: `}${state.reason}`, fix };
 }
 
-export function persistenceCheck(connection: Pick<BusConnection, "current">, probe: Pick<PersistenceProbe, "look">, telemetrySubject: string): Check {
+export function persistenceCheck(connection: Pick<BusConnection, "current">, probe: Pick<PersistenceProbe, "look">, telemetrySubject: string): AgentCheck {
   return {
     name: "persistence",
     async run() {

@@ -5,13 +5,13 @@
 // connection dials its own local leaf instead of the hub, so it keeps working while the site is islanded.
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
-import { parseDuration } from "../../../pb_hooks_src/config/duration";
+import { parseDuration } from "../../../common/config/duration";
 import { localLeafUrl } from "../gateway/addresses";
 import { readIfPresent } from "../lib/files";
 import type { PlatformComponent } from "../platform/component";
 import { readSession } from "../platform/session";
 import type { PlatformSync } from "../platform/sync";
-import type { AgentContext, Component } from "../run";
+import type { AgentContext, Component } from "../component";
 import { busCheck, persistenceCheck } from "./checks";
 import { startCommands } from "./commands";
 import { startBusConnection, type BusConnection, type BusState } from "./connection";

@@ -2,7 +2,7 @@
 // connection is skipped, not queued: a heartbeat's value is that it is current. Telemetry goes through
 // JetStream publish when a stream captures its subject (stored, acknowledged), else plain publish.
 import { jetstream } from "@nats-io/jetstream";
-import { formatDuration } from "../../../pb_hooks_src/observability/readiness/duration-text";
+import { formatDuration } from "../../../common/readiness/duration-text";
 import type { ReadinessSource } from "../health/check";
 import type { Logger } from "../lib/log";
 import { AGENT_VERSION } from "../version";

@@ -1,6 +1,6 @@
 // The agent's configuration keys (agent.yaml, AGENT_* variables): the same table shape, readers and
-// mapping rule as the control plane's PLATFORM_* keys (pb_hooks_src/config/key-table.ts).
-import { keyTable, type KeySpecs, type Paths } from "../../../pb_hooks_src/config/key-table";
+// mapping rule as the control plane's PLATFORM_* keys (common/config/key-table.ts).
+import { keyTable, type KeySpecs, type Paths } from "../../../common/config/key-table";
 import type { AgentConfig } from "./types";
 
 export type AgentKey = Paths<AgentConfig>;

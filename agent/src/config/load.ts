@@ -1,16 +1,16 @@
 // Builds the agent configuration from, by priority: AGENT_* environment variables, one agent.yaml
 // (--config, else ./agent.yaml, else /etc/iot-agent/agent.yaml), built-in defaults. Pure: every input
 // arrives through AgentConfigSources.
-import { findConfigFile } from "../../../pb_hooks_src/config/discover";
-import { readEnv } from "../../../pb_hooks_src/config/env";
-import { readConfigFile } from "../../../pb_hooks_src/config/file";
-import { parseYaml } from "../../../pb_hooks_src/config/yaml";
-import { resolveLayers } from "../../../pb_hooks_src/config/layers";
+import { findConfigFile } from "../../../common/config/discover";
+import { readEnv } from "../../../common/config/env";
+import { readConfigFile } from "../../../common/config/file";
+import { parseYaml } from "../../../common/config/yaml";
+import { resolveLayers } from "../../../common/config/layers";
 import { AGENT_KEYS } from "./keys";
 import type { AgentConfig } from "./types";
 import { validateAgentConfig } from "./validate";
 
-export { ConfigError } from "../../../pb_hooks_src/config/errors";
+export { ConfigError } from "../../../common/config/errors";
 
 export const AGENT_CONFIG_CANDIDATES = ["agent.yaml", "/etc/iot-agent/agent.yaml"] as const;
 

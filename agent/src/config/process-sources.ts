@@ -1,5 +1,5 @@
 // The running process as a configuration source: its environment, its working directory, the disk.
-import { ConfigError } from "../../../pb_hooks_src/config/errors";
+import { ConfigError } from "../../../common/config/errors";
 import { readIfPresent } from "../lib/files";
 import type { AgentConfigSources } from "./load";
 

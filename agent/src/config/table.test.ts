@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { withKeysTable } from "../../../pb_hooks_src/config/table";
+import { withKeysTable } from "../../../common/config/docs-table";
 import { AGENT_KEYS } from "./keys";
 
 describe("agent/README.md", () => {

@@ -1,7 +1,7 @@
 // Refuses agent configurations the agent must not start with, and normalizes the platform's bus:// alias
 // of hub URLs to nats://.
-import { positiveDurationProblem } from "../../../pb_hooks_src/config/duration";
-import { ConfigError } from "../../../pb_hooks_src/config/errors";
+import { positiveDurationProblem } from "../../../common/config/duration";
+import { ConfigError } from "../../../common/config/errors";
 import type { AgentKey } from "./keys";
 import type { AgentConfig } from "./types";
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { applyLeafConfig, readApplied } from "./apply";
-import type { LeafConfig } from "../../../pb_hooks_src/bus/leaf-config";
+import type { LeafConfig } from "../../../common/bus/leaf-config";
 import { leafFiles, type LeafPlaces } from "./leaf-files";
 
 const served: LeafConfig = {

@@ -4,7 +4,7 @@
 // account tokens (then a reload); a changed hub identity (PINNED_FIELDS) is reported, never applied.
 import { existsSync } from "node:fs";
 import { readIfPresent, writeFileAtomic } from "../lib/files";
-import type { LeafConfig } from "../../../pb_hooks_src/bus/leaf-config";
+import type { LeafConfig } from "../../../common/bus/leaf-config";
 import { pinnedChanges, pinnedOf, renderLeafConfig, renderPreload, type LeafPlaces, type Pinned } from "./leaf-files";
 
 export interface Applied {

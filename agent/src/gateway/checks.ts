@@ -2,14 +2,14 @@
 // never fail: islanded), sync (warn: the leaf configuration cannot be refreshed or the hub's identity
 // changed; the key-value part is added by the kv sync). The root cause is reported once: hub_uplink
 // skips while the leaf itself is down, which bus_local reports.
-import { worstState } from "../../../pb_hooks_src/observability/readiness/states";
-import type { Check, CheckOutcome } from "../health/check";
+import { worstState } from "../../../common/readiness/states";
+import type { AgentCheck, CheckOutcome } from "../health/check";
 import type { LeafState } from "./leaf-process";
 import type { UplinkStatus } from "./uplink";
 
 const at = (ms: number) => new Date(ms).toISOString();
 
-export function busLocalCheck(leaf: { state(): LeafState }, localUrl: string, accepts: () => Promise<boolean>): Check {
+export function busLocalCheck(leaf: { state(): LeafState }, localUrl: string, accepts: () => Promise<boolean>): AgentCheck {
   return {
     name: "bus_local",
     async run() {
@@ -30,7 +30,7 @@ export function busLocalCheck(leaf: { state(): LeafState }, localUrl: string, ac
   };
 }
 
-export function hubUplinkCheck(leaf: { state(): LeafState }, uplink: { status(): UplinkStatus }, hubLeafUrl: () => string | undefined): Check {
+export function hubUplinkCheck(leaf: { state(): LeafState }, uplink: { status(): UplinkStatus }, hubLeafUrl: () => string | undefined): AgentCheck {
   return {
     name: "hub_uplink",
     async run(): Promise<CheckOutcome> {

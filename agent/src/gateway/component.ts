@@ -4,12 +4,12 @@
 // leaf by a rewrite of its preload and a reload; the leaf runs as a managed child, restarted when it dies.
 // A leaf configured earlier starts at once from its files, before the platform answers: an islanded site
 // keeps working across an agent restart.
-import { parseDuration } from "../../../pb_hooks_src/config/duration";
+import { parseDuration } from "../../../common/config/duration";
 import type { Check, CheckOutcome } from "../health/check";
 import { readSession } from "../platform/session";
 import type { PlatformComponent } from "../platform/component";
 import { PlatformError } from "../platform/client";
-import type { AgentContext, Component } from "../run";
+import type { AgentContext, Component } from "../component";
 import { hubLeafAddress, localLeafUrl } from "./addresses";
 import { applyLeafConfig, readApplied } from "./apply";
 import { busLocalCheck, combinedOutcome, hubUplinkCheck, leafConfigOutcome, type RefreshStatus } from "./checks";

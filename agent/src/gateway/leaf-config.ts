@@ -1,6 +1,6 @@
 // GET /api/me/leaf-config for the gateway (spec 4.2): the ten fields, asked with If-None-Match so an
 // unchanged configuration comes back as a 304 with no key material.
-import { LEAF_CONFIG_FIELDS, type LeafConfig } from "../../../pb_hooks_src/bus/leaf-config";
+import { LEAF_CONFIG_FIELDS, type LeafConfig } from "../../../common/bus/leaf-config";
 import { exchange, jsonOf, normalizeUrl, PlatformError } from "../platform/client";
 
 export type LeafConfigAnswer = { changed: false } | { changed: true; config: LeafConfig; etag: string | undefined };

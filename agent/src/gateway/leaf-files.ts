@@ -3,7 +3,7 @@
 // rewritten whenever a token changes, then a SIGHUP), the creds file of the uplink, the JetStream store,
 // and applied.json (the fields the config was written from, to tell a changed hub identity).
 import { basename, join } from "node:path";
-import type { LeafConfig } from "../../../pb_hooks_src/bus/leaf-config";
+import type { LeafConfig } from "../../../common/bus/leaf-config";
 
 export interface LeafFiles {
   dir: string;

@@ -1,5 +1,6 @@
 // One readiness check of the agent (spec 3.3, 4.4): the same four states as the control plane's.
-import type { CheckState } from "../../../pb_hooks_src/observability/readiness/states";
+import type { CheckState } from "../../../common/readiness/states";
+import type { AgentCheckName } from "./checks";
 
 export type { CheckState };
 
@@ -14,8 +15,8 @@ export interface CheckOutcome {
  * A check answers from the state its component already holds (or with one bounded look); the registry
  * runs every check concurrently, bounds each in time, and turns a throw into a fail.
  */
-export interface Check {
-  readonly name: string;
+export interface Check<Name extends string = string> {
+  readonly name: Name;
   run(): Promise<CheckOutcome>;
 }
 
@@ -23,3 +24,6 @@ export interface Check {
 export interface ReadinessSource {
   report(): { status: number; body: object };
 }
+
+/** One of the agent's own checks: its name is in the index (checks.ts). */
+export type AgentCheck = Check<AgentCheckName>;

@@ -1,15 +1,15 @@
 // The agent's one health registry: components register their checks; every observability.interval all of
 // them run concurrently, each bounded in time, and the results become the snapshot that /ready, /metrics
 // and cmd.health read. Reading never runs a check. Body, ordering and status are the control plane's
-// (pb_hooks_src/observability/readiness/report.ts).
+// (common/readiness/report.ts).
 import {
   NOT_PROBED_STATUS,
   notProbedBody,
   panicked,
   readinessBody,
   type CheckResult,
-} from "../../../pb_hooks_src/observability/readiness/report";
-import { httpStatus, worstState } from "../../../pb_hooks_src/observability/readiness/states";
+} from "../../../common/readiness/report";
+import { httpStatus, worstState } from "../../../common/readiness/states";
 import type { Logger } from "../lib/log";
 import type { Check, CheckOutcome, ReadinessSource } from "./check";
 
@@ -36,7 +36,7 @@ export interface RegistryOptions {
   now?: () => Date;
 }
 
-export class HealthRegistry implements ReadinessSource {
+export class HealthRegistry<Name extends string = string> implements ReadinessSource {
   private readonly checks = new Map<string, Check>();
   /** A check still running from an earlier probe is awaited, not started twice. */
   private readonly inflight = new Map<string, Promise<CheckOutcome>>();
@@ -55,7 +55,7 @@ export class HealthRegistry implements ReadinessSource {
   }
 
   /** Adds a check; it runs from the next probe on. Names are unique. */
-  register(check: Check): void {
+  register(check: Check<Name>): void {
     if (this.checks.has(check.name)) throw new Error(`a check named ${check.name} is registered already`);
     this.checks.set(check.name, check);
   }

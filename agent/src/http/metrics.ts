@@ -2,7 +2,7 @@
 // series. A scrape reads the snapshot; it never runs a check. Components may add their own series to
 // `registry` (the gateway role adds agent_edge_*).
 import { Gauge, Registry } from "prom-client";
-import { CHECK_STATES } from "../../../pb_hooks_src/observability/readiness/states";
+import { CHECK_STATES } from "../../../common/readiness/states";
 import type { Snapshot } from "../health/registry";
 
 export interface AgentMetrics {

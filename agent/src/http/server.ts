@@ -3,7 +3,7 @@
 // logged and the agent goes on without it: checks still run and log, the bus still answers cmd.health.
 import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { CHALLENGE, UNAUTHORIZED_BODY, UNAUTHORIZED_STATUS, scrapeAllowed } from "../../../pb_hooks_src/observability/metrics/auth";
+import { CHALLENGE, UNAUTHORIZED_BODY, UNAUTHORIZED_STATUS, scrapeAllowed } from "../../../common/metrics/scrape-auth";
 import type { ReadinessSource } from "../health/check";
 import type { Logger } from "../lib/log";
 import { listenAddress } from "../config/validate";

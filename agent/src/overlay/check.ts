@@ -1,6 +1,6 @@
 // The `overlay` readiness check (spec 4.4: warn when enabled but not running, on a cached config, or with
 // no tunnels; skipped when the overlay is off). Answers from the manager's state, never probing.
-import type { Check, CheckOutcome } from "../health/check";
+import type { AgentCheck, CheckOutcome } from "../health/check";
 import type { OverlayStatus } from "./manager";
 
 export interface OverlayCheckOptions {
@@ -41,7 +41,7 @@ export function overlayOutcome(enabled: boolean, s: OverlayStatus, configPath: s
   return { state: "ok", detail: `${s.tunnels} tunnel${s.tunnels === 1 ? "" : "s"}` };
 }
 
-export function overlayCheck(options: OverlayCheckOptions): Check {
+export function overlayCheck(options: OverlayCheckOptions): AgentCheck {
   return {
     name: "overlay",
     run: async () => overlayOutcome(options.enabled, options.status(), options.configPath),

@@ -1,8 +1,8 @@
 // The overlay side of `agent run`: nebula managed from the Thing's overlay config (the one enrollment left
 // on disk, then each one platform sync hands over), and the overlay check. Off: only the check, skipped.
-import { parseDuration } from "../../../pb_hooks_src/config/duration";
+import { parseDuration } from "../../../common/config/duration";
 import type { PlatformComponent } from "../platform/component";
-import type { AgentContext, Component } from "../run";
+import type { AgentContext, Component } from "../component";
 import { overlayCheck } from "./check";
 import { overlayFiles } from "./config-files";
 import { createOverlayManager } from "./manager";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hostConfigYaml, withBlocklistItems, blocklistItems, type HostConfigInput } from "../../../pb_hooks_src/overlay/host-config";
+import { hostConfigYaml, withBlocklistItems, blocklistItems, type HostConfigInput } from "../../../common/overlay/host-config";
 import { applyMode, changedPaths, lighthouseAddrs, parseConfig } from "./config-diff";
 
 const PEM = (kind: string, body: string) => `-----BEGIN ${kind}-----\n${body}\n-----END ${kind}-----\n`;

@@ -1,5 +1,5 @@
 // The manager against a stand-in nebula (a shell script): what it runs, reloads, restarts, rolls back and
-// kills, without network namespaces. The real nebula is e2e/agent-overlay.test.ts.
+// kills, without network namespaces. The real nebula is e2e/agent/overlay.test.ts.
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -4,8 +4,8 @@
 // once on a 401/403 (the Thing deactivated or its session invalid: only a new enrollment helps). A
 // suspended identity is reported too, since the bus or overlay cannot work until it is re-activated.
 // Skipped when the bus creds are configured outside the platform (bus.creds).
-import type { Check, CheckOutcome } from "../health/check";
-import { formatDuration } from "../../../pb_hooks_src/observability/readiness/duration-text";
+import type { AgentCheck, CheckOutcome } from "../health/check";
+import { formatDuration } from "../../../common/readiness/duration-text";
 import type { SyncStatus } from "./sync";
 
 export const STALE_AFTER_INTERVALS = 3;
@@ -22,7 +22,7 @@ export interface PlatformSyncCheckOptions {
   now?: () => number;
 }
 
-export function platformSyncCheck(options: PlatformSyncCheckOptions): Check {
+export function platformSyncCheck(options: PlatformSyncCheckOptions): AgentCheck {
   const now = options.now ?? Date.now;
   return {
     name: "platform_sync",

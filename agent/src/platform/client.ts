@@ -2,7 +2,7 @@
 // (GET /api/me/identity) and the rotation of its bus credential. Every request is bounded in time. An
 // error carries the HTTP status (0: the platform did not answer) and PocketBase's message, never a body
 // that could hold key material.
-import type { KeyMaterial, OwnIdentity } from "../../../pb_hooks_src/inventory/identity-view";
+import type { KeyMaterial, OwnIdentity } from "../../../common/inventory/identity";
 import { sendRequest, type HttpAnswer } from "../lib/http-request";
 
 export type { KeyMaterial, OwnIdentity };

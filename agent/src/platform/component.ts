@@ -1,8 +1,8 @@
 // The platform side of `agent run`: platform sync from the enrolled session, the platform_sync check, and
 // before enrollment a wait for the session that `agent enroll` writes (the running service picks it up, no
 // restart needed). With bus.creds set the credentials come from elsewhere and nothing here runs.
-import { parseDuration } from "../../../pb_hooks_src/config/duration";
-import type { AgentContext, Component } from "../run";
+import { parseDuration } from "../../../common/config/duration";
+import type { AgentContext, Component } from "../component";
 import { platformSyncCheck } from "./check";
 import { createPlatformClient } from "./client";
 import { readSession, type Session } from "./session";

@@ -3,7 +3,7 @@
 import { mkdir } from "node:fs/promises";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
-import { findConfigFile } from "../../../pb_hooks_src/config/discover";
+import { findConfigFile } from "../../../common/config/discover";
 import { AGENT_CONFIG_CANDIDATES, loadAgentConfig, type AgentConfigSources } from "../config/load";
 import { writeFileAtomic } from "../lib/files";
 import { renderUnit, UNIT_NAME } from "./unit";

@@ -3,7 +3,7 @@
 // publishes the samples (spec 4.4: `<prefix>.<code>.…`).
 import { statfs } from "node:fs/promises";
 import { cpus, freemem, loadavg, totalmem, type CpuInfo } from "node:os";
-import type { Check, CheckOutcome } from "../health/check";
+import type { AgentCheck, CheckOutcome } from "../health/check";
 import type { Logger } from "../lib/log";
 
 export interface DiskSample {
@@ -126,7 +126,7 @@ function clamp01(value: number): number {
 }
 
 /** task_metrics (spec 4.4, warn): more than half of the last round's collections failed; skipped when telemetry is off. */
-export function taskMetricsCheck(telemetry: SystemTelemetry | undefined): Check {
+export function taskMetricsCheck(telemetry: SystemTelemetry | undefined): AgentCheck {
   return {
     name: "task_metrics",
     run: async (): Promise<CheckOutcome> => {

@@ -1,5 +1,5 @@
 // Dashboards of the visualizer: widgets bound to bus subjects, saved in this browser per organization
-// (docs/decisions.md "Console: where dashboards are saved"), and the pure parts of rendering them.
+// (docs/decisions/453-dashboards-saved-in-local-storage.md), and the pure parts of rendering them.
 
 export const WIDGET_KINDS = ["stat", "chart", "table", "badge"] as const;
 export type WidgetKind = (typeof WIDGET_KINDS)[number];

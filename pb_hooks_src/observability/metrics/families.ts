@@ -1,6 +1,6 @@
 // The collectors' series (spec 4.3) from what each collector read. Pure: runs in goja and in Node.
 import { CERTIFICATE_KINDS, type CertificateScan } from "../readiness/certificates";
-import { CHECK_STATES, type CheckState } from "../readiness/states";
+import { CHECK_STATES, type CheckState } from "../../../common/readiness/states";
 import { family, renderFamily, single, type MetricFamily, type Sample } from "./exposition";
 
 /** What the readiness collector found: the last probe, or none yet. */

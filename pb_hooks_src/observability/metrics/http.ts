@@ -1,7 +1,7 @@
 // Request metrics (spec 4.3): platform_http_requests_total{route,method,status} and the histogram
 // platform_http_request_duration_seconds{route,method}. Pure: which requests count and under which labels,
 // and the buckets. A series' counts are a tally (tally.ts), kept by counters.ts, rendered by http-families.ts.
-import { SIDECAR_ROUTE_PREFIX } from "../../lib/sidecar-routes";
+import { SIDECAR_ROUTE_PREFIX } from "../../../common/sidecar/routes";
 
 /** Prometheus client libraries' default buckets (seconds). */
 export const DEFAULT_BUCKETS: readonly number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];

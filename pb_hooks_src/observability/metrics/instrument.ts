@@ -10,7 +10,7 @@ import { countsRequest, statusOfThrown } from "./http";
  * status PocketBase will answer and rethrown unchanged. `answer` takes the event rather than closing over
  * it, so that a request allocates no function, and returns the status it wrote when it knows it, which
  * saves asking Go: every call into Go allocates, and goja's garbage is a probe's largest cost
- * (docs/performance.md "A probe's own calls, and the collector").
+ * (docs/performance.md "Readiness and metrics").
  */
 export function instrument(
   e: core.RequestEvent,

@@ -2,7 +2,7 @@
 // What main.pb.js binds for GET /metrics (platform.metrics.*): thin glue over collectors.ts (the scrape)
 // and auth.ts. The request counting middleware is instrument.ts, in the small lib/serving.js.
 import { currentConfig } from "../../config/runtime";
-import { CHALLENGE, scrapeAllowed, UNAUTHORIZED_BODY, UNAUTHORIZED_STATUS } from "./auth";
+import { CHALLENGE, scrapeAllowed, UNAUTHORIZED_BODY, UNAUTHORIZED_STATUS } from "../../../common/metrics/scrape-auth";
 import { scrape } from "./collectors";
 import { CONTENT_TYPE, renderExposition } from "./exposition";
 

@@ -3,7 +3,7 @@
 // Why counts are kept per VM: $app.store() is the only map PocketBase's hook VMs share, and every write to
 // it takes its one lock, which every hook VM also takes for reading on each request. Three increments per
 // request under that lock cost /api/ready half its throughput and doubled its p99 under 100 clients
-// (docs/performance.md "Counting per hook VM"). So each VM tallies its own requests and, after each one,
+// (docs/performance.md "Readiness and metrics"). So each VM tallies its own requests and, after each one,
 // publishes the tally of that series into a map of its own, which only it writes and a scrape reads.
 //
 // Why a VM's first request goes to the shared series instead: when its pool is busy, PocketBase builds a

@@ -1,15 +1,15 @@
 /// <reference path="../../../build/types/types.d.ts" />
 // What main.pb.js binds for readiness (platform.readiness.*): GET /api/ready and the routes of the
 // sidecar's prober (docs/operations.md "How the prober runs").
-import type { ProbeSettings } from "../../../sidecar/protocol";
-import { parseDuration } from "../../config/duration";
+import type { ProbeSettings } from "../../../common/sidecar/protocol";
+import { parseDuration } from "../../../common/config/duration";
 import { currentConfig } from "../../config/runtime";
 import { requestOf } from "../../lib/events";
 import { readJsonObject, respond } from "../../lib/request";
 import { isSidecarAuthorization, sidecarCall } from "../../lib/sidecar";
 import { notFound } from "../../lib/errors";
 import { CHECKS, CHECK_NAMES } from "./checks";
-import { panicked, type CheckResult } from "./report";
+import { panicked, type CheckResult } from "../../../common/readiness/report";
 import { selfUrl } from "./self-url";
 import { parseSnapshotPost } from "./snapshot-post";
 import { readSnapshot, startedAtMs, writeSnapshot } from "./snapshot";

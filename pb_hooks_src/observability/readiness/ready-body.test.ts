@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { readyBodyRenderer } from "./ready-body";
-import { readinessBody, type CheckResult } from "./report";
+import { readinessBody, type CheckResult } from "../../../common/readiness/report";
 import type { ReadinessSnapshot } from "./snapshot";
-import { httpStatus } from "./states";
+import { httpStatus } from "../../../common/readiness/states";
 
 const STARTED_MS = Date.parse("2026-03-10T11:00:00.000Z");
 const PROBED_MS = Date.parse("2026-03-10T12:02:03.000Z");

@@ -2,10 +2,10 @@
 // probes, so each request splices the current uptime into text kept from the first request that saw the
 // snapshot. Load balancers poll this route hard; rendering and serializing the checks on every request
 // cost as much as the rest of the request (docs/performance.md "Concurrent writers and the hook VM pool").
-import { formatDuration } from "./duration-text";
-import { readinessBody, type ReadinessInput } from "./report";
+import { formatDuration } from "../../../common/readiness/duration-text";
+import { readinessBody, type ReadinessInput } from "../../../common/readiness/report";
 import type { ReadinessSnapshot } from "./snapshot";
-import { httpStatus } from "./states";
+import { httpStatus } from "../../../common/readiness/states";
 
 export interface RenderedBody {
   status: number;

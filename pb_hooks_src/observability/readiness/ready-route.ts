@@ -3,7 +3,7 @@
 // the small lib/serving.js (scripts/build-hooks.mjs) so that a hook VM created under load compiles little.
 import { VERSION } from "../../version";
 import { readyBodyRenderer } from "./ready-body";
-import { notProbedBody, NOT_PROBED_STATUS } from "./report";
+import { notProbedBody, NOT_PROBED_STATUS } from "../../../common/readiness/report";
 import { readSnapshotText, startedAtMs } from "./snapshot";
 
 // One per hook VM (the module is cached per VM): each VM renders a snapshot once.

@@ -1,8 +1,8 @@
 // Reading the prober's snapshot POST (sidecar/prober.ts → snapshotRoute). The sender is our own sidecar,
 // but what enters the served report is still checked: every check exactly once, known states only. Pure.
 import { RouteError } from "../../lib/errors";
-import type { CheckResult } from "./report";
-import { CHECK_STATES, type CheckState } from "./states";
+import type { CheckResult } from "../../../common/readiness/report";
+import { CHECK_STATES, type CheckState } from "../../../common/readiness/states";
 
 export interface SnapshotPost {
   results: CheckResult[];

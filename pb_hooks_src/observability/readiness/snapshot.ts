@@ -2,7 +2,7 @@
 // Where the readiness prober's results live between probes: $app.store(), the one map every hook VM of
 // the process shares. GET /api/ready and GET /metrics read from here and never run a check themselves.
 import { sharedStore as store } from "../../lib/app-store";
-import type { CheckResult } from "./report";
+import type { CheckResult } from "../../../common/readiness/report";
 import type { CertificateScan } from "./certificates";
 
 /** The last completed probe. */

@@ -18,7 +18,7 @@ import {
   writeVarint,
   type Sink,
 } from "./protobuf";
-import { utf8Decode, utf8Encode } from "./utf8";
+import { utf8Decode, utf8Encode } from "../../../common/encoding/utf8";
 
 export type Curve = "CURVE25519" | "P256";
 

@@ -1,11 +1,11 @@
 // The hand-written codecs (goja has none) against Node's own, and their refusals.
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { base64Decode, base64Encode } from "./base64";
+import { base64Decode, base64Encode } from "../../../common/encoding/base64";
 import { CertificateFormatError } from "./errors";
 import { bytesToHex, hexToBytes } from "./hex";
 import { bitsOf, formatNetwork, maskOf, parseNetwork } from "./ipv4";
-import { utf8Decode, utf8Encode } from "./utf8";
+import { utf8Decode, utf8Encode } from "../../../common/encoding/utf8";
 
 const bytes = (...b: number[]) => new Uint8Array(b);
 

@@ -1,10 +1,4 @@
-/**
- * Thrown for input this module will not encode and bytes or text it cannot read. One class, so callers such
- * as cert-audit can tell "this certificate is unreadable" (skip the host) from a programming error.
- */
-export class CertificateFormatError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "CertificateFormatError";
-  }
-}
+// The certificate format's errors are the encodings' own class (common/encoding/errors.ts), so a caller such
+// as cert-audit tells "this certificate is unreadable" (skip the host) from a programming error whichever
+// layer, base64, UTF-8 or protobuf, found the fault.
+export { FormatError as CertificateFormatError } from "../../../common/encoding/errors";

@@ -29,5 +29,5 @@ export {
   type KeyBanner,
   type PemBlock,
 } from "./pem";
-export { base64Decode, base64Encode } from "./base64";
+export { base64Decode, base64Encode } from "../../../common/encoding/base64";
 export { bytesToHex, hexToBytes } from "./hex";

@@ -1,6 +1,6 @@
 // PEM as Go's encoding/pem writes it (64 base64 characters a line, "\n" endings, no headers) with Nebula's
 // banners, plus readers for the certificate and key blocks that Nebula configs and nebula-cert files hold.
-import { base64Decode, base64Encode } from "./base64";
+import { base64Decode, base64Encode } from "../../../common/encoding/base64";
 import { certificateBytes, decodeCertificate, type Certificate, type CertificateDetails } from "./certificate";
 import { CertificateFormatError } from "./errors";
 

@@ -2,7 +2,7 @@
 // persistence domain comes from it), over the agent's own connection to the local leaf; its part of the
 // `sync` check joins the gateway's.
 import type { BusComponent } from "../../bus/component";
-import type { AgentContext, Component } from "../../run";
+import type { AgentContext, Component } from "../../component";
 import type { GatewayComponent } from "../component";
 import { startKvSync, type KvSync } from "./sync";
 

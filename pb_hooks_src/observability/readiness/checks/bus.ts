@@ -2,10 +2,10 @@
 // The bus checks (spec 4.3): bus_operator (the operator exists and is signed), bus_reachable (something
 // answers as a bus server at bus.server_url) and bus_trust (that server accepts the $SYS credential).
 // Reachability and trust stay apart: "nothing listens" and "it refuses us" have different fixes.
-import type { BusInfoResponse, NatsPingResponse } from "../../../../sidecar/protocol";
+import type { BusInfoResponse, NatsPingResponse } from "../../../../common/sidecar/protocol";
 import { SYSTEM_OPERATOR, findOperator, unsealSystemCreds } from "../../../bus/operator";
 import { SidecarError, sidecarCall } from "../../../lib/sidecar";
-import { withoutCredentials } from "../../../lib/url-text";
+import { withoutCredentials } from "../../../../common/url-text";
 import { BOOTSTRAP_FIX } from "./bootstrap";
 import { LAUNCHER, MIGRATE_FIX, schemaGap, type Check, type CheckContext } from "./check";
 

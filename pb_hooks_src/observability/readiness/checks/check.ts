@@ -3,7 +3,7 @@
 // stand, first-hand. Thrown errors are panics: the runner turns them into fail (report.ts).
 import type { PlatformConfig } from "../../../config/types";
 import { hasField } from "../../../lib/collections";
-import type { CheckState } from "../states";
+import type { CheckState } from "../../../../common/readiness/states";
 
 /** Every state but ok names what was found and how to fix it (spec 2.3: a command where one exists, else prose). */
 export type CheckOutcome = { state: "ok"; detail?: string } | { state: Exclude<CheckState, "ok">; detail: string; fix: string };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../../config/load";
-import { parseYaml } from "../../../config/yaml";
+import { parseYaml } from "../../../../common/config/yaml";
 import type { PlatformConfig } from "../../../config/types";
 import type { CheckContext } from "./check";
 import { busWebsocketUrls, encryptionAtRest } from "./settings";
