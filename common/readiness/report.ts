@@ -1,7 +1,7 @@
 // Body of GET /api/ready (spec 2.3). Pure: runs in goja and in Node.
 
 import { formatDuration } from "./duration-text";
-import { CheckState, worstState } from "./states";
+import { worstState, type CheckState } from "./states";
 
 export { formatDuration };
 

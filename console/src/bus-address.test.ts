@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_BUS_URL, OVERRIDE_KEY, blockedOnPage, outsidePolicy, parseBusAddresses, readOverride, resolveBusAddresses, writeOverride } from "./bus-address";
+import { DEFAULT_BUS_URL, OVERRIDE_KEY, blockedOnPage, outsidePolicy, parseBusAddresses, readOverride, resolveBusAddresses, servedBusAddresses, writeOverride } from "./bus-address";
 
 function memoryStorage(): Storage {
   const values = new Map<string, string>();
@@ -54,5 +54,14 @@ describe("bus address resolution (spec 8.3)", () => {
   it("names the plaintext addresses an HTTPS page cannot open", () => {
     expect(blockedOnPage(["ws://a:9222", "wss://b"], "https:")).toEqual(["ws://a:9222"]);
     expect(blockedOnPage(["ws://a:9222"], "http:")).toEqual([]);
+  });
+});
+
+describe("servedBusAddresses", () => {
+  it("reads the served list, and a malformed answer as none", () => {
+    expect(servedBusAddresses({ natsWebsocketUrls: ["wss://a:443", "wss://b:443"] })).toEqual(["wss://a:443", "wss://b:443"]);
+    expect(servedBusAddresses({})).toEqual([]);
+    expect(servedBusAddresses({ natsWebsocketUrls: "wss://a:443" as unknown as string[] })).toEqual([]);
+    expect(servedBusAddresses({ natsWebsocketUrls: ["wss://a:443", 7 as unknown as string] })).toEqual(["wss://a:443"]);
   });
 });

@@ -1,6 +1,7 @@
 // Which addresses the browser dials for the bus (spec 8.3, console side): this device's override, else the
 // deployment's bus.websocket_urls from GET /api/client-config, else the compiled-in default. The override
 // replaces the list (several entries are one cluster). Pure, apart from the storage the caller passes.
+import type { ClientConfig } from "../../common/tenancy/client-config";
 
 export const DEFAULT_BUS_URL = "ws://localhost:9222";
 /** localStorage key of the override: a JSON array of URLs, kept on this device only. */
@@ -23,6 +24,12 @@ export interface BusAddresses {
    * list (pb_hooks_src/console-page/headers.ts), else the default. An override cannot widen it.
    */
   admitted: string[];
+}
+
+/** The websocket addresses GET /api/client-config served; a malformed answer reads as none. */
+export function servedBusAddresses(config: Partial<ClientConfig>): string[] {
+  const urls: unknown = config.natsWebsocketUrls;
+  return Array.isArray(urls) ? urls.filter((u): u is string => typeof u === "string") : [];
 }
 
 export function resolveBusAddresses(override: readonly string[], server: readonly string[]): BusAddresses {

@@ -2,6 +2,7 @@
 // (spec 4.2, owner/admin), and host writes. The read rules scope every list to the active organization.
 import type { RecordModel } from "pocketbase";
 import { pb } from "./pb";
+import type { CertAudit } from "../../common/overlay/cert-audit";
 import type { RotationStep } from "../../common/overlay/rotation";
 import { CA_FIELDS } from "./overlay";
 
@@ -18,7 +19,7 @@ export async function rotateCa(step: RotationStep): Promise<void> {
 
 /** GET /api/org/overlay/cert-audit: ids of active hosts whose certificate no longer matches their network. */
 export async function staleHostIds(): Promise<string[]> {
-  const answer = await pb.send<{ stale: string[] }>("/api/org/overlay/cert-audit", { method: "GET" });
+  const answer = await pb.send<CertAudit>("/api/org/overlay/cert-audit", { method: "GET" });
   return answer.stale;
 }
 

@@ -11,7 +11,7 @@ import { startBusConnection } from "../../agent/src/bus/connection";
 import type { BusFailure } from "../../agent/src/bus/errors";
 import { createPersistenceProbe } from "../../agent/src/bus/persistence";
 import { startPublishing } from "../../agent/src/bus/publishing";
-import { agentSubjects } from "../../agent/src/bus/subjects";
+import { agentSubjects } from "../../common/bus/agent-subjects";
 import type { Check } from "../../agent/src/health/check";
 import { createLogger } from "../../agent/src/lib/log";
 import { AGENT_VERSION } from "../../agent/src/version";

@@ -1,5 +1,6 @@
 // HTTP glue of the overlay routes (spec 4.2 GET /api/org/overlay/cert-audit, POST /api/org/overlay-ca/rotate;
 // docs/overlay.md "cert-audit", "CA rotation").
+import type { CertAudit } from "../../common/overlay/cert-audit";
 import { currentConfig } from "../config/runtime";
 import { findAll, findRecord } from "../lib/collections";
 import { forbidden } from "../lib/errors";
@@ -34,7 +35,8 @@ export function certAuditRoute(e: core.RequestEvent): void {
     const caller = activeMembership(e.app, n, e.auth);
     if (!MANAGERS.includes(caller.role)) throw forbidden("the certificate audit needs the owner or admin role");
     e.response.header().set("Cache-Control", "no-store");
-    return { status: 200, body: { stale: staleHosts(e.app, n, caller.organization.id) } };
+    const audit: CertAudit = { stale: staleHosts(e.app, n, caller.organization.id) };
+    return { status: 200, body: audit };
   });
 }
 

@@ -1,4 +1,5 @@
 // Invitations: filled in on creation for every writer, redeemed by POST /api/org/invites/accept (spec 4.2).
+import type { AcceptedInvite } from "../../common/tenancy/invite-acceptance";
 import { findFirst, membershipOf } from "../lib/collections";
 import { forbidden, notFound, RouteError } from "../lib/errors";
 import { requiredString, type JsonObject } from "../lib/body";
@@ -20,20 +21,14 @@ export function prepareInvite(invite: core.Record, expiryDays: number, now: Date
   if (invite.getString("expiry") === "") invite.set("expiry", new Date(now.getTime() + expiryDays * DAY_MS).toISOString());
 }
 
-export interface AcceptResult {
-  message: string;
-  organization: string;
-  alreadyMember?: true;
-}
-
 /**
  * Redeems an invitation for `caller` in one transaction: membership created with the invitation's role,
  * current_organization set only when blank, invitation deleted. An expired invitation is deleted too,
  * and the 410 is raised after that deletion committed.
  */
-export function acceptInvite(app: CoreApp, n: CollectionNames, caller: core.Record, body: JsonObject, now: Date): AcceptResult {
+export function acceptInvite(app: CoreApp, n: CollectionNames, caller: core.Record, body: JsonObject, now: Date): AcceptedInvite {
   const token = requiredString(body, "token");
-  const outcome = transaction(app, (tx): AcceptResult | "expired" => {
+  const outcome = transaction(app, (tx): AcceptedInvite | "expired" => {
     const invite = findFirst(tx, n.invites, "token = {:token}", { token });
     if (!invite) throw notFound("no invitation with that token");
     // The address as committed, not as it was when the session's token was checked.

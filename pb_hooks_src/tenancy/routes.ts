@@ -3,6 +3,7 @@ import { readJsonObject, respond } from "../lib/request";
 import { forbidden } from "../lib/errors";
 import { currentConfig } from "../config/runtime";
 import { collectionNames } from "../schema/names";
+import type { ClientConfig } from "../../common/tenancy/client-config";
 import { acceptInvite } from "./invites";
 
 /** POST /api/org/invites/accept */
@@ -18,5 +19,6 @@ export function acceptInviteRoute(e: core.RequestEvent): void {
 /** GET /api/client-config: deployment facts for the console, never derived from bus.server_url. */
 export function clientConfigRoute(e: core.RequestEvent): void {
   e.response.header().set("Cache-Control", "no-store");
-  e.json(200, { natsWebsocketUrls: currentConfig().bus.websocket_urls });
+  const config: ClientConfig = { natsWebsocketUrls: currentConfig().bus.websocket_urls };
+  e.json(200, config);
 }

@@ -7,7 +7,7 @@ import type { ReadinessSource } from "../health/check";
 import type { Logger } from "../lib/log";
 import { AGENT_VERSION } from "../version";
 import type { BusConnection } from "./connection";
-import type { AgentSubjects } from "./subjects";
+import type { AgentSubjects } from "../../../common/bus/agent-subjects";
 import { reasonOf } from "./errors";
 
 export interface CommandOptions {

@@ -19,7 +19,7 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import { createPersistenceProbe, type PersistenceProbe, type PersistenceView } from "./persistence";
 import { startPublishing } from "./publishing";
 import { busServers } from "./servers";
-import { agentSubjects } from "./subjects";
+import { agentSubjects } from "../../../common/bus/agent-subjects";
 
 /** Bounds the persistence check's look, inside the registry's 2 s per check. */
 const PERSISTENCE_LOOK_MS = 1_500;

@@ -8,7 +8,7 @@ import type { Logger } from "../lib/log";
 import { AGENT_VERSION } from "../version";
 import type { BusConnection } from "./connection";
 import type { PersistenceProbe } from "./persistence";
-import type { AgentSubjects } from "./subjects";
+import type { AgentSubjects } from "../../../common/bus/agent-subjects";
 import { reasonOf } from "./errors";
 
 export interface PublishingOptions {

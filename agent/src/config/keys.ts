@@ -1,5 +1,6 @@
 // The agent's configuration keys (agent.yaml, AGENT_* variables): the same table shape, readers and
 // mapping rule as the control plane's PLATFORM_* keys (common/config/key-table.ts).
+import { DEFAULT_SUBJECT_PREFIX } from "../../../common/bus/agent-subjects";
 import { keyTable, type KeySpecs, type Paths } from "../../../common/config/key-table";
 import type { AgentConfig } from "./types";
 
@@ -13,7 +14,7 @@ const KEYS: KeySpecs<AgentConfig> = {
   "platform.sync_interval": { type: "string", default: "60s", meaning: "Duration between re-reads of the Thing's bus identity and overlay host." },
   "bus.servers": { type: "string-list", default: [], meaning: "Hub URLs (nats://, tls:// or bus://), separated by spaces; empty: the platform host, port 4222." },
   "bus.creds": { type: "string", default: "", meaning: "Creds file managed outside the platform; set: the platform does not sync bus credentials." },
-  "bus.subject_prefix": { type: "string", default: "agents", meaning: "First subject tokens of everything the agent publishes and answers." },
+  "bus.subject_prefix": { type: "string", default: DEFAULT_SUBJECT_PREFIX, meaning: "First subject tokens of everything the agent publishes and answers." },
   "bus.heartbeat_interval": { type: "string", default: "15s", meaning: "Duration between heartbeats." },
   "telemetry.enabled": { type: "bool", default: true, meaning: "System metrics (CPU, memory, disks, load); off: the task_metrics check is skipped." },
   "telemetry.interval": { type: "string", default: "15s", meaning: "Duration between system metric samples." },

@@ -1,23 +1,23 @@
-// The agents' subjects as agent/README.md documents them (prefix `agents`, the Thing's code next) and the
-// shapes the live view reads from them. Pure.
+// The agents' subjects (common/bus/agent-subjects.ts, under the default prefix) and the shapes the live
+// view reads from them. Pure.
+import { DEFAULT_SUBJECT_PREFIX, agentSubjects, everyAgentSubjects } from "../../../common/bus/agent-subjects";
+import type { CheckEntry, ReadinessBody } from "../../../common/readiness/report";
 
-export const AGENT_PREFIX = "agents";
+const everyAgent = everyAgentSubjects(DEFAULT_SUBJECT_PREFIX);
 /** What the live view subscribes to first: every agent's heartbeats and telemetry samples. */
-export const DEFAULT_LIVE_SUBJECTS = [`${AGENT_PREFIX}.*.heartbeat`, `${AGENT_PREFIX}.*.telemetry`] as const;
+export const DEFAULT_LIVE_SUBJECTS = [everyAgent.heartbeat, everyAgent.telemetry] as const;
 
 export function healthSubject(thingCode: string): string {
-  return `${AGENT_PREFIX}.${thingCode}.cmd.health`;
+  return agentSubjects(DEFAULT_SUBJECT_PREFIX, thingCode).command.health;
 }
 
-/** The readiness body (spec 2.3), as `cmd.health` and `/ready` answer it. */
-export interface Readiness {
-  ready: boolean;
+/**
+ * The readiness body (spec 2.3), as `cmd.health` and `/ready` answer it, read leniently: a state this
+ * console does not know (an agent newer than it, `unprobed`) is shown as it comes.
+ */
+export interface Readiness extends Omit<ReadinessBody, "state" | "checks"> {
   state: string;
-  version: string;
-  uptime: string;
-  took: string;
-  checked: string;
-  checks: Array<{ name: string; state: string; detail?: string; fix?: string; took: string }>;
+  checks: Array<Omit<CheckEntry, "state"> & { state: string }>;
 }
 
 const text = (v: unknown): string => (typeof v === "string" ? v : "");

@@ -5,7 +5,8 @@
 // rides out an outage; a connection the server closed for good (a suspended or revoked user, a withdrawn
 // account) is dialed again with freshly read creds, so a reactivation or a rotation needs no reload.
 import { credsAuthenticator, wsconnect, type Msg, type NatsConnection, type Subscription } from "@nats-io/nats-core";
-import { readOverride, resolveBusAddresses, type BusAddresses } from "../bus-address";
+import type { ClientConfig } from "../../../common/tenancy/client-config";
+import { readOverride, resolveBusAddresses, servedBusAddresses, type BusAddresses } from "../bus-address";
 import { loadOwnBusIdentity, readCredsFile } from "../own-identity";
 import { pb } from "../pb";
 import { onOwnCredentialRotated } from "../own-credential-signal";
@@ -129,9 +130,8 @@ function pause(ms: number): Promise<void> {
 }
 
 async function addresses(): Promise<BusAddresses> {
-  const config = await pb.send<{ natsWebsocketUrls?: unknown }>("/api/client-config", {});
-  const server = Array.isArray(config.natsWebsocketUrls) ? config.natsWebsocketUrls.filter((u): u is string => typeof u === "string") : [];
-  return resolveBusAddresses(readOverride(localStorage), server);
+  const config = await pb.send<Partial<ClientConfig>>("/api/client-config", {});
+  return resolveBusAddresses(readOverride(localStorage), servedBusAddresses(config));
 }
 
 /** The creds file of the active membership's linked identity, or null when none is linked. */

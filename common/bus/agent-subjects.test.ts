@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { agentSubjects } from "./subjects";
+import { agentSubjects } from "./agent-subjects";
 
 describe("agentSubjects", () => {
   it("puts everything under <prefix>.<code>", () => {
