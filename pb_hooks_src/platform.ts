@@ -11,7 +11,8 @@ import { certAuditRoute, rotateCaRoute } from "./overlay/routes";
 import { revokeInactiveHosts } from "./overlay/revocation-backfill";
 import { acceptInviteRoute, clientConfigRoute } from "./tenancy/routes";
 import { stopEmbedded } from "./bus/embedded";
-import { reconcileAtStart } from "./bus/reconcile";
+import { reconcileAccounts, reconcileAtStart } from "./bus/reconcile";
+import { leafConfigRoute, rotateRoute, signingKeysRoute } from "./bus/routes";
 import { answerStarted } from "./observability/readiness/platform";
 import { allowCaseVariantMailboxes, requireUniqueMailboxes } from "./tenancy/email-migration";
 
@@ -58,7 +59,7 @@ export const routes = {
   rotateOverlayCa: rotateCaRoute,
 };
 
-export * as bus from "./bus/platform";
+export const bus = { leafConfigRoute, rotateRoute, signingKeysRoute, reconcileAccounts };
 // `serve --bus`: the nats-server child's stop (onTerminate; loader.ts#startServing starts it).
 export const busServer = { stop: stopEmbedded };
 
