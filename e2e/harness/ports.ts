@@ -50,6 +50,30 @@ export async function freePorts(count: number): Promise<number[]> {
   }
 }
 
+/**
+ * `runs` first ports of `length` consecutive free ports each, the runs apart: what a cluster of `length`
+ * nodes on one address needs, whose every listener steps its port by the node's index.
+ */
+export async function freePortRuns(runs: number, length: number): Promise<number[]> {
+  const servers: Server[] = [];
+  const firsts: number[] = [];
+  try {
+    for (let tries = 0; firsts.length < runs; tries++) {
+      if (tries >= MAX_TRIES) throw new Error(`no run of ${length} free ports found in ${from}-${from + size - 1} after ${MAX_TRIES} tries`);
+      const first = from + (next % size);
+      next += length;
+      if (first + length > from + size) continue;
+      const run = await Promise.all(Array.from({ length }, (_, i) => listen(first + i).catch(() => undefined)));
+      const held = run.filter((server): server is Server => server !== undefined);
+      servers.push(...held);
+      if (held.length === length) firsts.push(first);
+    }
+    return firsts;
+  } finally {
+    await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+  }
+}
+
 export async function freePort(): Promise<number> {
   return (await freePorts(1))[0];
 }

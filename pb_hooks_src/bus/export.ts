@@ -1,7 +1,7 @@
 // `bus export`, PocketBase side: read the operator row, write the folder nats-server runs from.
 import { currentConfig } from "../config/runtime";
 import { collectionNames } from "../schema/names";
-import { EXPORT_LAYOUT, exportInput, type ExportFlags, type OperatorRow } from "./export-options";
+import { EXPORT_LAYOUT, exportNodes, type ExportFlags, type OperatorRow } from "./export-options";
 import { natsServerConfig } from "./server-config";
 import { ensureOperator } from "./operator";
 
@@ -12,19 +12,25 @@ const DATA_DIR_MODE = fileMode(0o700);
 // The config holds public keys and JWTs only, no seed.
 const CONFIG_MODE = fileMode(0o644);
 
-/** Writes `<out>/bus.conf` and creates the directories it names; returns the config's path. */
-export function exportBusConfig(app: CoreApp, flags: ExportFlags): string {
+/**
+ * Writes `<out>/bus.conf` (or `<out>/node-<i>/bus.conf` for each node of a cluster) and creates the
+ * directories each names; returns the configs' paths. Every config is rendered before any is written, so
+ * a refused flag writes nothing.
+ */
+export function exportBusConfig(app: CoreApp, flags: ExportFlags): string[] {
   if (flags.out.trim() === "") throw new Error("--out <dir> is required");
   const config = currentConfig();
-  const input = exportInput(flags, { serverUrl: config.bus.server_url, persistDomain: config.bus.persist_domain }, readOperator(app));
-  const text = natsServerConfig(input);
-  const out = flags.out;
-  for (const dir of [EXPORT_LAYOUT.resolverDir, EXPORT_LAYOUT.jetstreamDir]) $os.mkdirAll($filepath.join(out, dir), DATA_DIR_MODE);
-  // Write beside and rename, so a running server's config is never seen half-written.
-  const path = $filepath.join(out, EXPORT_LAYOUT.config);
-  $os.writeFile(`${path}.tmp`, text, CONFIG_MODE);
-  $os.rename(`${path}.tmp`, path);
-  return path;
+  const nodes = exportNodes(flags, { serverUrl: config.bus.server_url, persistDomain: config.bus.persist_domain }, readOperator(app));
+  const texts = nodes.map((node) => natsServerConfig(node.input));
+  return nodes.map((node, index) => {
+    const folder = $filepath.join(flags.out, node.folder);
+    for (const dir of [EXPORT_LAYOUT.resolverDir, EXPORT_LAYOUT.jetstreamDir]) $os.mkdirAll($filepath.join(folder, dir), DATA_DIR_MODE);
+    // Write beside and rename, so a running server's config is never seen half-written.
+    const path = $filepath.join(folder, EXPORT_LAYOUT.config);
+    $os.writeFile(`${path}.tmp`, texts[index], CONFIG_MODE);
+    $os.rename(`${path}.tmp`, path);
+    return path;
+  });
 }
 
 function readOperator(app: CoreApp): OperatorRow {

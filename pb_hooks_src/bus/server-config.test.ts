@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EXPORT_LAYOUT, exportInput, type ExportFlags } from "./export-options";
+import { EXPORT_LAYOUT, exportInput, exportNodes, type ExportFlags } from "./export-options";
 import { natsServerConfig, quote, ServerConfigError, type ServerConfigInput } from "./server-config";
 import { clientPortOf, jetstreamDomainOf, serverUrlPort, ServerPortError } from "./server-port";
 
@@ -35,7 +35,7 @@ describe("natsServerConfig", () => {
       "  type: full",
       '  dir: "resolver"',
       "  allow_delete: true",
-      '  interval: "2m"',
+      '  interval: "2s"',
       `  "${SYS}": "${JWT}"`,
       '  store_dir: "jetstream"',
       '  domain: "hub"',
@@ -105,7 +105,7 @@ describe("quote", () => {
 });
 
 describe("exportInput", () => {
-  const flags: ExportFlags = { out: "out", port: "", websocketPort: "", leafnodePort: "", monitorPort: "", host: "", monitorHost: "", domain: "", serverName: "" };
+  const flags: ExportFlags = { out: "out", port: "", websocketPort: "", leafnodePort: "", monitorPort: "", host: "", monitorHost: "", domain: "", serverName: "", nodes: "", clusterPort: "", nodeHosts: "" };
   const operator = { operatorJwt: JWT, systemAccountPub: SYS, systemAccountJwt: JWT };
   const config = { serverUrl: "nats://localhost:4333", persistDomain: "hub" };
 
@@ -131,6 +131,74 @@ describe("exportInput", () => {
     for (const port of ["abc", "0", "65536", "-1", "80a", "1e3"]) {
       expect(() => exportInput({ ...flags, port }, config, operator), port).toThrow("--port");
     }
+  });
+});
+
+describe("exportNodes", () => {
+  const flags: ExportFlags = { out: "out", port: "", websocketPort: "", leafnodePort: "", monitorPort: "", host: "", monitorHost: "", domain: "", serverName: "", nodes: "", clusterPort: "", nodeHosts: "" };
+  const operator = { operatorJwt: JWT, systemAccountPub: SYS, systemAccountJwt: JWT };
+  const config = { serverUrl: "nats://localhost:4222", persistDomain: "hub" };
+
+  it("writes one server in --out itself, with no cluster block, by default and for --nodes 1", () => {
+    for (const nodes of ["", "1"]) {
+      const [single, ...rest] = exportNodes({ ...flags, nodes }, config, operator);
+      expect(rest).toEqual([]);
+      expect(single).toEqual({ folder: "", input: exportInput(flags, config, operator) });
+      expect(natsServerConfig(single.input)).not.toContain("cluster {");
+    }
+  });
+
+  it("writes three nodes on one host with every port stepped and routes to the two others", () => {
+    const nodes = exportNodes({ ...flags, nodes: "3" }, config, operator);
+    expect(nodes.map((n) => n.folder)).toEqual(["node-1", "node-2", "node-3"]);
+    expect(nodes.map((n) => [n.input.serverName, n.input.port, n.input.websocketPort, n.input.leafnodePort, n.input.monitorPort, n.input.cluster?.port])).toEqual([
+      ["bus-hub-1", 4222, 9222, 7422, 8222, 6222],
+      ["bus-hub-2", 4223, 9223, 7423, 8223, 6223],
+      ["bus-hub-3", 4224, 9224, 7424, 8224, 6224],
+    ]);
+    expect(nodes[1].input.cluster).toEqual({ name: "bus-hub", host: "127.0.0.1", port: 6223, routes: ["127.0.0.1:6222", "127.0.0.1:6224"] });
+    for (const node of nodes) expect(node.input.domain).toBe("hub");
+    const text = natsServerConfig(nodes[0].input);
+    expect(text).toMatch(/cluster \{\n {2}name: "bus-hub"\n {2}host: "127\.0\.0\.1"\n {2}port: 6222\n {2}routes: \[\n {4}"nats-route:\/\/127\.0\.0\.1:6223"\n {4}"nats-route:\/\/127\.0\.0\.1:6224"\n {2}\]\n\}/);
+    expect(text).toContain('server_name: "bus-hub-1"');
+  });
+
+  it("keeps the same ports on nodes of their own addresses, and brackets an IPv6 route", () => {
+    const nodes = exportNodes({ ...flags, nodes: "3", nodeHosts: "10.0.0.1, 10.0.0.2,fd00::3", clusterPort: "7000" }, config, operator);
+    expect(nodes.map((n) => [n.input.host, n.input.port, n.input.cluster?.port])).toEqual([
+      ["10.0.0.1", 4222, 7000],
+      ["10.0.0.2", 4222, 7000],
+      ["fd00::3", 4222, 7000],
+    ]);
+    expect(nodes[0].input.cluster?.routes).toEqual(["10.0.0.2:7000", "[fd00::3]:7000"]);
+    expect(natsServerConfig(nodes[0].input)).toContain('"nats-route://[fd00::3]:7000"');
+  });
+
+  it("refuses two nodes with the reason, and any count but 1 or an odd number from 3", () => {
+    expect(() => exportNodes({ ...flags, nodes: "2" }, config, operator)).toThrow(/--nodes 2 is refused: two nodes have no majority/);
+    for (const nodes of ["0", "4", "6", "11", "x", "3.0", "-3"]) {
+      expect(() => exportNodes({ ...flags, nodes }, config, operator), nodes).toThrow(/--nodes .* must be 1 or an odd number/);
+    }
+    expect(exportNodes({ ...flags, nodes: "5" }, config, operator)).toHaveLength(5);
+  });
+
+  it("refuses a host list that does not name every node, and stepped ports that meet", () => {
+    expect(() => exportNodes({ ...flags, nodes: "3", nodeHosts: "a,b" }, config, operator)).toThrow(/names 2 addresses for 3 nodes/);
+    expect(() => exportNodes({ ...flags, nodes: "3", nodeHosts: "a,,c" }, config, operator)).toThrow(/--node-hosts/);
+    // Node 2's client port (4223) is node 1's websocket port.
+    expect(() => exportNodes({ ...flags, nodes: "3", websocketPort: "4223" }, config, operator)).toThrow(/bus-hub-2's client port 4223 on 127\.0\.0\.1 is also bus-hub-1's websocket port/);
+    expect(() => exportNodes({ ...flags, nodes: "3", clusterPort: "99999" }, config, operator)).toThrow("--cluster-port");
+  });
+
+  it("writes a cluster block nats-server cannot misread", () => {
+    const node = exportNodes({ ...flags, nodes: "3" }, config, operator)[0].input;
+    const bad: NonNullable<ServerConfigInput["cluster"]>[] = [
+      { ...node.cluster!, name: 'a"b' },
+      { ...node.cluster!, host: "x\n}" },
+      { ...node.cluster!, routes: ['h:1"\n'] },
+      { ...node.cluster!, port: node.port },
+    ];
+    for (const cluster of bad) expect(() => natsServerConfig({ ...node, cluster }), JSON.stringify(cluster)).toThrow(ServerConfigError);
   });
 });
 

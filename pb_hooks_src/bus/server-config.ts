@@ -1,6 +1,6 @@
 // The hub's nats-server configuration (pure): operator mode with a full account resolver, persistence,
-// browser (websocket) and edge (leafnode) listeners, and monitoring. docs/bus-server.md explains each
-// block. Every value is either validated to a narrow shape or written as an escaped string, so no input
+// browser (websocket) and edge (leafnode) listeners, monitoring, and for a node of a cluster its routes to
+// the other nodes. docs/bus-server.md explains each block. Every value is either validated to a narrow shape or written as an escaped string, so no input
 // can end a string, open a block or add a key.
 
 export interface ServerConfigInput {
@@ -21,7 +21,26 @@ export interface ServerConfigInput {
   jetstreamDir: string;
   /** bus.persist_domain: the JetStream domain edge leaves address the hub by. */
   domain: string;
+  /** Set for a node of a cluster of three or more; a single server has none. */
+  cluster?: ClusterInput;
 }
+
+export interface ClusterInput {
+  /** The cluster's name, the same on every node. */
+  name: string;
+  /** Where this node listens for the other nodes' routes. */
+  host: string;
+  port: number;
+  /** host:port of every other node's cluster listener. */
+  routes: string[];
+}
+
+/**
+ * How often the full resolvers of a cluster compare their account JWTs. A node that was down while an
+ * account was updated (a revocation, a suspension) keeps the old claim until it syncs: at 2 s the window
+ * after its restart is ~2.2 s where the resolver's default of a minute left it open for 60 s.
+ */
+export const RESOLVER_SYNC_INTERVAL = "2s";
 
 export class ServerConfigError extends Error {}
 
@@ -35,6 +54,8 @@ const DOMAIN = /^[A-Za-z0-9_-]{1,64}$/;
 const SERVER_NAME = /^[A-Za-z0-9._-]{1,128}$/;
 // Host names and IPv4/IPv6 literals (unbracketed).
 const HOST = /^[A-Za-z0-9.:-]{1,253}$/;
+// A route's host:port, an IPv6 literal bracketed.
+const ROUTE = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]{1,253}):\d{1,5}$/;
 const ACCOUNT_PUB = /^A[A-Z2-7]{55}$/;
 // nats-server takes `operator: <value>` as a file name unless it starts with "eyJ" (a JSON header).
 const JWT = /^eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
@@ -60,7 +81,7 @@ export function natsServerConfig(input: ServerConfigInput): string {
     `  type: full`,
     `  dir: ${s(input.resolverDir)}`,
     `  allow_delete: true`,
-    `  interval: "2m"`,
+    `  interval: ${s(RESOLVER_SYNC_INTERVAL)}`,
     "}",
     "",
     "# The system account must exist before any account can be pushed.",
@@ -92,7 +113,25 @@ export function natsServerConfig(input: ServerConfigInput): string {
     `  port: ${input.leafnodePort}`,
     "}",
     "",
+    ...(input.cluster ? clusterBlock(input.cluster) : []),
   ].join("\n");
+}
+
+function clusterBlock(cluster: ClusterInput): string[] {
+  const s = quote;
+  return [
+    "# The other hub nodes. Routes carry every account's traffic unauthenticated: the cluster port must be",
+    "# reachable from the other nodes only (a private network or a firewall), like monitoring.",
+    "cluster {",
+    `  name: ${s(cluster.name)}`,
+    `  host: ${s(cluster.host)}`,
+    `  port: ${cluster.port}`,
+    "  routes: [",
+    ...cluster.routes.map((route) => `    ${s(`nats-route://${route}`)}`),
+    "  ]",
+    "}",
+    "",
+  ];
 }
 
 /**
@@ -148,4 +187,12 @@ function validate(input: ServerConfigInput): void {
   check(JWT.test(input.systemAccountJwt), "the system account JWT is not a JWT");
   check(ACCOUNT_PUB.test(input.systemAccountPub), "the system account public key is not an account public key");
   check(input.resolverDir !== "" && input.jetstreamDir !== "", "the resolver and jetstream directories must be named");
+  if (input.cluster) {
+    const { name, host, port, routes } = input.cluster;
+    check(SERVER_NAME.test(name), `cluster name ${JSON.stringify(name)} must be 1-128 letters, digits, ., - or _`);
+    check(HOST.test(host), `cluster host ${JSON.stringify(host)} must be a host name or an IP address`);
+    check(Number.isInteger(port) && port >= 1 && port <= 65535, `cluster port ${port} must be between 1 and 65535`);
+    check(!ports.some(([, p]) => p === port), `cluster port ${port} is also another listener's port`);
+    for (const route of routes) check(ROUTE.test(route), `route ${JSON.stringify(route)} must be host:port`);
+  }
 }
