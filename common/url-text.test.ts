@@ -13,4 +13,8 @@ describe("withoutCredentials", () => {
     expect(withoutCredentials("ws://host:9222/a@b")).toBe("ws://host:9222/a@b");
     expect(withoutCredentials("user:pw@host")).toBe("user:pw@host");
   });
+
+  it("drops the userinfo of every URL of a list separated by spaces", () => {
+    expect(withoutCredentials("nats://a:x@n1:4222 nats://n2:4222\ttls://tok@n3:4222")).toBe("nats://n1:4222 nats://n2:4222\ttls://n3:4222");
+  });
 });

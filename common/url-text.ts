@@ -2,7 +2,7 @@
 // its host (nats://user:secret@host:4222); /api/ready's body is public and logs are read widely, so
 // that part is never shown.
 
-/** `url` without its userinfo; any other text is returned as it is. */
-export function withoutCredentials(url: string): string {
-  return url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^@/?#]*@/, "$1");
+/** `text` with the userinfo of every URL in it removed (one URL, or several separated by spaces). */
+export function withoutCredentials(text: string): string {
+  return text.replace(/(^|\s)([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^@/?#\s]*@/g, "$1$2");
 }

@@ -3,7 +3,8 @@
 // $SYS credential), so the readiness report can tell "nothing listens" from "it refuses us".
 import { connect, type Socket } from "node:net";
 import { HttpError } from "./errors";
-import type { BusInfoResponse } from "../common/sidecar/protocol";
+import type { BusInfoResponse, BusNodesResponse } from "../common/sidecar/protocol";
+import { withoutCredentials } from "../common/url-text";
 
 const DEFAULT_PORT = 4222;
 const MAX_INFO_BYTES = 64 * 1024;
@@ -36,6 +37,18 @@ export function parseInfoLine(line: string): BusInfoResponse | null {
   const { server_id: serverId, version, jetstream } = info as Record<string, unknown>;
   if (typeof serverId !== "string") return null;
   return { serverId, version: typeof version === "string" ? version : "", jetstream: jetstream === true };
+}
+
+/** Every node's INFO at once, so one node that does not answer costs the timeout once, not per node. */
+export async function busNodes(urls: string[], timeoutMs: number): Promise<BusNodesResponse> {
+  const answers = await Promise.allSettled(urls.map((url) => busInfo(url, timeoutMs)));
+  return {
+    nodes: answers.map((answer, index) => {
+      const server = withoutCredentials(urls[index]);
+      if (answer.status === "fulfilled") return { server, info: answer.value };
+      return { server, problem: answer.reason instanceof HttpError ? answer.reason.message : String(answer.reason) };
+    }),
+  };
 }
 
 export function busInfo(url: string, timeoutMs: number): Promise<BusInfoResponse> {

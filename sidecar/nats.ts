@@ -28,6 +28,9 @@ export interface BusTarget {
 
 export type Connect = (options: NodeConnectionOptions) => Promise<NatsConnection>;
 
+/** Without an expected count, the replies of a cluster's nodes are over once none came for this long. */
+export const REPLIES_STALL_MS = 250;
+
 /** A cache key that does not keep the creds text itself as a key. */
 const keyOf = (target: BusTarget): string =>
   createHash("sha256")
@@ -42,6 +45,25 @@ export class NatsPool {
   /** Sends `payload` on `subject` and returns the reply's text; `timeoutMs` bounds connecting and waiting. */
   request(target: BusTarget, subject: string, payload: string, timeoutMs: number): Promise<string> {
     return this.onConnection(target, timeoutMs, subject, async (nc, msLeft) => (await nc.request(subject, payload, { timeout: msLeft })).string());
+  }
+
+  /**
+   * Sends `payload` on `subject` and collects every reply: `count` of them, or, without a count, those
+   * that arrive before a pause of REPLIES_STALL_MS; `timeoutMs` bounds connecting and waiting. For the
+   * system API of a cluster, where every node answers the same request.
+   */
+  requestAll(target: BusTarget, subject: string, payload: string, timeoutMs: number, count?: number): Promise<string[]> {
+    return this.onConnection(target, timeoutMs, subject, async (nc, msLeft) => {
+      const options = count === undefined ? { strategy: "stall" as const, stall: REPLIES_STALL_MS, maxWait: msLeft } : { strategy: "count" as const, maxMessages: count, maxWait: msLeft };
+      const replies: string[] = [];
+      try {
+        for await (const msg of await nc.requestMany(subject, payload, options)) replies.push(msg.string());
+      } catch (err) {
+        // Fewer replies than counted by the deadline: those that came are the answer; none is a timeout.
+        if (!(err instanceof TimeoutError) || replies.length === 0) throw err;
+      }
+      return replies;
+    });
   }
 
   /** Connects if needed and flushes: a round trip to the server. Returns its duration in ms. */

@@ -1,6 +1,6 @@
 // The v1 endpoints: each reads its fields, does one thing, and returns the JSON answer. Types of the
 // answers are the wire contract in protocol.ts.
-import { busInfo } from "./bus-info";
+import { busInfo, busNodes } from "./bus-info";
 import { ed25519Public, ed25519Sign, newSeed, x25519Public } from "./ed25519";
 import { HttpError } from "./errors";
 import { encodeJwt } from "./jwt";
@@ -8,11 +8,13 @@ import type { BusTarget, NatsPool } from "./nats";
 import { NKEY_ROLES, decodeSeed, encodePublic, encodeSeed } from "./nkeys";
 import type {
   BusInfoResponse,
+  BusNodesResponse,
   Ed25519KeypairResponse,
   Ed25519SignResponse,
   HealthResponse,
   JwtResponse,
   NatsPingResponse,
+  NatsRepliesResponse,
   NatsResponse,
   NkeysResponse,
   NkeyType,
@@ -87,7 +89,16 @@ export function v1Routes(deps: RouteDeps): Routes {
         return { reply };
       }),
     ],
+    [
+      "/v1/nats/request-all",
+      post(async (body): Promise<NatsRepliesResponse> => {
+        const count = body.count === undefined ? undefined : integerField(body, "count", 1, MAX_SERVERS);
+        const replies = await deps.nats.requestAll(busTarget(body), stringField(body, "subject"), textField(body, "payload"), busTimeout(body), count);
+        return { replies };
+      }),
+    ],
     ["/v1/bus/info", post((body): Promise<BusInfoResponse> => busInfo(stringField(body, "server"), busTimeout(body)))],
+    ["/v1/bus/nodes", post((body): Promise<BusNodesResponse> => busNodes(stringArrayField(body, "servers", MAX_SERVERS), busTimeout(body)))],
     ["/v1/nats/ping", post(async (body): Promise<NatsPingResponse> => ({ ok: true, rttMs: await deps.nats.ping(busTarget(body), busTimeout(body)) }))],
     [
       "/v1/x25519",

@@ -74,6 +74,12 @@ export interface NatsResponse {
   reply: string;
 }
 
+/** /v1/nats/request-all: a NatsRequest plus, optionally, how many replies to wait for. */
+export interface NatsRepliesResponse {
+  /** Each reply's text, in arrival order. */
+  replies: string[];
+}
+
 export interface NatsPingRequest {
   servers: string[];
   creds?: string;
@@ -123,4 +129,14 @@ export interface BusInfoResponse {
   version: string;
   /** Whether persistence (JetStream) is enabled on that server. */
   jetstream: boolean;
+}
+
+/** /v1/bus/nodes: the INFO line of every node of a cluster, asked at once. */
+export interface BusNodesRequest {
+  servers: string[];
+  timeoutMs?: number;
+}
+export interface BusNodesResponse {
+  /** In the order asked; `server` without its userinfo. */
+  nodes: Array<{ server: string; info?: BusInfoResponse; problem?: string }>;
 }

@@ -1,8 +1,9 @@
-// A 3-node hub from `bus export --nodes 3` (issue 34 item 1) on the pinned nats-server: every node runs its
-// config as written, the nodes route to each other with JetStream clustered in the platform's domain, a
-// revocation pushed through the node the control plane dials reaches clients on the other nodes, and a node
-// that was down while a user was revoked and an organization suspended refuses both once it is back,
-// within its resolver's 2 s sync rather than the minute of nats-server's default.
+// A 3-node hub from `bus export --nodes 3` (issue 34 items 1, 2 and 5) on the pinned nats-server: every
+// node runs its config as written, the nodes route to each other with JetStream clustered in the platform's
+// domain, and the control plane, given all three nodes in bus.server_url, pushes claims that every node up
+// confirms by name; a revocation reaches clients on every node; the node the control plane is connected to
+// can be killed and the next claim is still confirmed, while /api/ready's bus_reachable warns; a node that
+// was down while a user was revoked and an organization suspended refuses both within 3 s once it is back.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +14,7 @@ import { busAccepts, closedWithin, connectWithCreds, eventually } from "../harne
 import { startNatsServer, type NatsServer } from "../harness/nats";
 import { startPlatform, type Platform } from "../harness/platform";
 import { freePort, freePortRuns } from "../harness/ports";
+import { checkBecomes, checkOf } from "../harness/readiness";
 import { buildWorld, unique, type World } from "../harness/world";
 
 const NODES = 3;
@@ -45,6 +47,15 @@ async function dial(index: number, creds: string): Promise<NatsConnection> {
   return nc;
 }
 
+/** The index of the node the control plane's sidecar is connected to, from each node's /connz. */
+async function sidecarNode(): Promise<number> {
+  for (let index = 0; index < NODES; index++) {
+    const connz = await monitor<{ connections?: { name?: string }[] }>(index, "/connz?auth=true&limit=1024");
+    if ((connz.connections ?? []).some((c) => c.name === "platform-sidecar")) return index;
+  }
+  throw new Error("no node holds the platform's connection");
+}
+
 async function busUser(organization: string): Promise<RecordModel> {
   return w.su.collection("bus_users").create({ organization, name: unique("u") });
 }
@@ -52,7 +63,8 @@ async function busUser(organization: string): Promise<RecordModel> {
 beforeAll(async () => {
   const [client, websocket, leafnode, monitorPort, cluster] = await freePortRuns(5, NODES);
   first = { client, websocket, leafnode, monitor: monitorPort, cluster };
-  platform = await startPlatform({ port: await freePort(), env: { PLATFORM_BUS_SERVER_URL: nodeUrl(0) } });
+  const everyNode = Array.from({ length: NODES }, (_, index) => nodeUrl(index)).join(" ");
+  platform = await startPlatform({ port: await freePort(), env: { PLATFORM_BUS_SERVER_URL: everyNode, PLATFORM_READINESS_INTERVAL: "1s" } });
   out = mkdtempSync(join(tmpdir(), "platform-cluster-"));
   const exported = await platform.command([
     "bus", "export", "--out", out, "--nodes", String(NODES),
@@ -102,16 +114,46 @@ describe("bus export --nodes 3", () => {
     expect(clustered).toBe(true);
   });
 
-  it("admits a tenant's credential on every node, and a revocation through node 1 closes clients on the others", async () => {
+  it("has every node confirm an organization's account claim, by name", async () => {
+    const organization = await w.su.collection("organizations").create({ name: "Everywhere", code: unique("every"), active: true });
+    const account = await w.su.collection("bus_accounts").getFirstListItem(`organization = "${organization.id}"`);
+    expect(account).toMatchObject({ bus_confirmed: true, bus_status: "confirmed by 3 of 3 nodes: bus-hub-1, bus-hub-2, bus-hub-3" });
+  });
+
+  it("admits a tenant's credential on every node, and a revocation closes clients on every node", async () => {
     const user = await busUser(w.a.organization.id);
     for (let index = 0; index < NODES; index++) expect(await eventually(() => busAccepts(nodeUrl(index), user.creds_file), 5_000), `node ${index + 1}`).toBe(true);
     const onTwo = await dial(1, user.creds_file);
     const onThree = await dial(2, user.creds_file);
     const owner = await w.client("owner");
     await owner.collection("bus_users").update(user.id, { active: false });
+    const onOne = await dial(0, user.creds_file).catch(() => undefined);
     expect(await closedWithin(onTwo, 2_000)).toBe(true);
+    if (onOne) expect(await closedWithin(onOne, 2_000)).toBe(true);
     expect(await closedWithin(onThree, 2_000)).toBe(true);
     for (let index = 0; index < NODES; index++) expect(await busAccepts(nodeUrl(index), user.creds_file), `node ${index + 1}`).toBe(false);
+  });
+
+  it("loses the node the control plane is connected to and still confirms the next claim on the others; bus_reachable warns", async () => {
+    const connected = await sidecarNode();
+    const user = await busUser(w.a.organization.id);
+    process.kill(servers[connected]!.pid, "SIGKILL");
+    await servers[connected]!.stop();
+    try {
+      await (await w.client("owner")).collection("bus_users").update(user.id, { active: false });
+      const account = await w.su.collection("bus_accounts").getFirstListItem(`organization = "${w.a.organization.id}"`);
+      expect(account.bus_confirmed).toBe(true);
+      expect(account.bus_status).toMatch(/^confirmed by 2 of 3 nodes: bus-hub-\d, bus-hub-\d \(every node up; 1 down/);
+      expect(account.bus_status).not.toContain(`bus-hub-${connected + 1}`);
+      for (const index of [0, 1, 2].filter((i) => i !== connected)) expect(await busAccepts(nodeUrl(index), user.creds_file)).toBe(false);
+      const warned = await checkBecomes(platform.url, "bus_reachable", "warn", { withinMs: 10_000 });
+      expect(checkOf(warned.body, "bus_reachable").detail).toContain("2 of 3 bus nodes answer");
+    } finally {
+      await startNode(connected);
+    }
+    expect(await eventually(() => routesUp(connected), 10_000)).toBe(true);
+    const healed = await checkBecomes(platform.url, "bus_reachable", "ok", { withinMs: 10_000 });
+    expect(checkOf(healed.body, "bus_reachable").detail).toBe("3 of 3 bus nodes answer: nats-server 2.15.2");
   });
 
   it("a node down during a revocation and a suspension refuses both within 3 s of coming back", async () => {

@@ -501,6 +501,17 @@ describe("serve --bus", () => {
     expect(processesWithArgument(join(exported.dir, "bus.conf"))).toEqual([]);
   });
 
+  it("refuses to start with one clear line when bus.server_url names several servers: serve --bus runs one", async () => {
+    const exported = await exportFolder(platform);
+    const several = `nats://127.0.0.1:${exported.port} nats://u:secret@127.0.0.1:${exported.port + 1}`;
+    const served = await serveBus(exported, { PLATFORM_BUS_SERVER_URL: several });
+    expect(await served.exited).toBe(2);
+    const lines = served.output().trim().split("\n");
+    expect(lines).toEqual([expect.stringContaining("serve --bus runs one bus server, but bus.server_url names 2")]);
+    expect(lines[0]).not.toContain("secret");
+    expect(processesWithArgument(join(exported.dir, "bus.conf"))).toEqual([]);
+  });
+
   it("refuses to start when bus.persist_domain is not the config's JetStream domain, which sites would be told", async () => {
     const exported = await exportFolder(platform);
     const served = await serveBus(exported, { PLATFORM_BUS_PERSIST_DOMAIN: "elsewhere" });

@@ -9,7 +9,7 @@ import { stderr } from "../lib/std-streams";
 import { withoutCredentials } from "../../common/url-text";
 import { rootCommand } from "../lib/events";
 import { commandName } from "./command-line";
-import { clientPortOf, jetstreamDomainOf, serverUrlPort } from "./server-port";
+import { clientPortOf, jetstreamDomainOf, serverUrlPort, serverUrls } from "./server-port";
 import { answered, awaitAnswerArgs, dialHost, parsePreflight, preflightArgs, supervisorArgs, supervisorEnv } from "./supervisor";
 
 // PocketBase's goja exposes process.env; the generated declarations omit it.
@@ -63,6 +63,8 @@ export function startEmbedded(app: CoreApp): void {
   let port = 0;
   try {
     port = clientPortOf(text);
+    const urls = serverUrls(config.bus.server_url);
+    if (urls.length > 1) refuse(`serve --bus runs one bus server, but bus.server_url names ${urls.length} (${withoutCredentials(config.bus.server_url)}): name the one it runs`);
     const urlPort = serverUrlPort(config.bus.server_url);
     if (port !== urlPort) refuse(`bus.embedded_config ${configPath} listens on port ${port} but bus.server_url ${withoutCredentials(config.bus.server_url)} dials port ${urlPort}`);
     const domain = jetstreamDomainOf(text);

@@ -3,6 +3,7 @@ import { currentConfig } from "../config/runtime";
 import { collectionNames } from "../schema/names";
 import { EXPORT_LAYOUT, exportNodes, type ExportFlags, type OperatorRow } from "./export-options";
 import { natsServerConfig } from "./server-config";
+import { serverUrls } from "./server-port";
 import { ensureOperator } from "./operator";
 
 // goja converts a JS number to Go's os.FileMode (a uint32); the generated types model its methods only.
@@ -20,7 +21,9 @@ const CONFIG_MODE = fileMode(0o644);
 export function exportBusConfig(app: CoreApp, flags: ExportFlags): string[] {
   if (flags.out.trim() === "") throw new Error("--out <dir> is required");
   const config = currentConfig();
-  const nodes = exportNodes(flags, { serverUrl: config.bus.server_url, persistDomain: config.bus.persist_domain }, readOperator(app));
+  // A cluster's first node takes the port of bus.server_url's first URL.
+  const serverUrl = serverUrls(config.bus.server_url)[0];
+  const nodes = exportNodes(flags, { serverUrl, persistDomain: config.bus.persist_domain }, readOperator(app));
   const texts = nodes.map((node) => natsServerConfig(node.input));
   return nodes.map((node, index) => {
     const folder = $filepath.join(flags.out, node.folder);

@@ -9,9 +9,14 @@ import { SidecarError, reasonOf } from "../lib/sidecar-messages";
 import { logPublication } from "../audit/verbose";
 import type { CollectionNames } from "../schema/names";
 import { operatorKeys } from "./operator";
-import { parseClaimsReply, type ClaimsReply } from "./replies";
+import type { NatsRepliesResponse } from "../../common/sidecar/protocol";
+import { clusterClaimsOutcome, parseClaimsReply, replyServer, type ClaimsReply } from "./replies";
+import { serverUrls } from "./server-port";
 
 const PUBLISH_TIMEOUT_MS = 3000;
+const CLAIMS_UPDATE = "$SYS.REQ.CLAIMS.UPDATE";
+/** Every server of the cluster answers with its statistics, which name it. */
+const SERVER_PING = "$SYS.REQ.SERVER.PING";
 
 export function publishAccount(app: CoreApp, n: CollectionNames, account: core.Record): ClaimsReply {
   const outcome = publishClaim(app, account.getString("jwt"));
@@ -20,20 +25,39 @@ export function publishAccount(app: CoreApp, n: CollectionNames, account: core.R
   return outcome;
 }
 
-/** Pushes one signed account claim to the bus; the bus's answer, or why there was none. */
+/**
+ * Pushes one signed account claim to the bus; the bus's answer, or why there was none. On a cluster every
+ * node's resolver answers: the nodes up are asked first, and each must confirm.
+ */
 export function publishClaim(app: CoreApp, jwt: string): ClaimsReply {
   try {
-    return parseClaimsReply(systemRequest(app, "$SYS.REQ.CLAIMS.UPDATE", jwt));
+    const nodes = serverUrls(currentConfig().bus.server_url).length;
+    if (nodes === 1) return parseClaimsReply(systemRequest(app, CLAIMS_UPDATE, jwt));
+    const up = systemRequestAll(app, SERVER_PING, "").map(replyServer).filter((name) => name !== "");
+    return clusterClaimsOutcome(up, systemRequestAll(app, CLAIMS_UPDATE, jwt, up.length), nodes);
   } catch (err) {
     // The sidecar's own words ("the bus at … could not be reached"), not its route's name.
     return { ok: false, message: `the bus has not confirmed it: ${err instanceof SidecarError ? err.reason : reasonOf(err)}` };
   }
 }
 
+/** A system API request every node of a cluster answers; `count` replies, or those before a pause. */
+function systemRequestAll(app: CoreApp, subject: string, payload: string, count?: number): string[] {
+  const { replies } = sidecarCall<NatsRepliesResponse>("/v1/nats/request-all", {
+    servers: serverUrls(currentConfig().bus.server_url),
+    creds: operatorKeys(app).systemUserCreds,
+    subject,
+    payload,
+    timeoutMs: PUBLISH_TIMEOUT_MS,
+    ...(count === undefined ? {} : { count }),
+  }, PUBLISH_TIMEOUT_MS / 1000 + 2);
+  return replies;
+}
+
 /** One request to the bus's system API as the system user; throws when no reply comes. */
 export function systemRequest(app: CoreApp, subject: string, payload: string): string {
   const { reply } = sidecarCall<{ reply: string }>("/v1/nats/request", {
-    servers: [currentConfig().bus.server_url],
+    servers: serverUrls(currentConfig().bus.server_url),
     creds: operatorKeys(app).systemUserCreds,
     subject,
     payload,

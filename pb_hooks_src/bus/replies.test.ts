@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseClaimsReply } from "./replies";
+import { clusterClaimsOutcome, parseClaimsReply } from "./replies";
 
 describe("parseClaimsReply", () => {
   it("reads a confirmation", () => {
@@ -10,5 +10,29 @@ describe("parseClaimsReply", () => {
   });
   it("treats garbage as unconfirmed", () => {
     expect(parseClaimsReply("nope").ok).toBe(false);
+  });
+});
+
+describe("clusterClaimsOutcome", () => {
+  const ok = (name: string) => JSON.stringify({ server: { name }, data: { code: 200, message: "jwt updated" } });
+  const refused = (name: string) => JSON.stringify({ server: { name }, error: { code: 500, description: "bad jwt" } });
+
+  it("is confirmed when every node up confirmed it, and names them", () => {
+    expect(clusterClaimsOutcome(["n2", "n1", "n3"], [ok("n3"), ok("n1"), ok("n2")], 3)).toEqual({ ok: true, message: "confirmed by 3 of 3 nodes: n1, n2, n3" });
+  });
+
+  it("says how many nodes are down when every node up confirmed it", () => {
+    expect(clusterClaimsOutcome(["n1", "n3"], [ok("n1"), ok("n3")], 3)).toEqual({
+      ok: true,
+      message: "confirmed by 2 of 3 nodes: n1, n3 (every node up; 1 down, to be brought up to date by the others when back)",
+    });
+  });
+
+  it("is not confirmed when a node up refused it or did not answer", () => {
+    expect(clusterClaimsOutcome(["n1", "n2", "n3"], [ok("n1"), refused("n2")], 3)).toEqual({
+      ok: false,
+      message: "n2 refused it: bad jwt; n3 did not answer; confirmed by 1 of 3 nodes: n1",
+    });
+    expect(clusterClaimsOutcome(["n1"], [], 3)).toEqual({ ok: false, message: "n1 did not answer; confirmed by 0 of 3 nodes" });
   });
 });

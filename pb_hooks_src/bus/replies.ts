@@ -19,3 +19,34 @@ export function parseClaimsReply(text: string): ClaimsReply {
   const data = record.data as Record<string, unknown> | undefined;
   return { ok: true, message: String(data?.message ?? "confirmed") };
 }
+
+/** The name of the server that sent a system API reply (`server.name`); "" when it names none. */
+export function replyServer(text: string): string {
+  try {
+    const reply = JSON.parse(text) as { server?: { name?: unknown } };
+    return typeof reply.server?.name === "string" ? reply.server.name : "";
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * A claim pushed to a cluster: confirmed when every node that answered the ping before it confirmed it.
+ * The message names the nodes, so bus_status says where the claim is in force and where it is not.
+ */
+export function clusterClaimsOutcome(upNodes: readonly string[], replies: readonly string[], configuredNodes: number): ClaimsReply {
+  const confirmed: string[] = [];
+  const refusals: string[] = [];
+  for (const text of replies) {
+    const server = replyServer(text) || "a node";
+    const outcome = parseClaimsReply(text);
+    if (outcome.ok) confirmed.push(server);
+    else refusals.push(`${server} refused it: ${outcome.message}`);
+  }
+  const missing = upNodes.filter((node) => !confirmed.includes(node) && !refusals.some((r) => r.startsWith(`${node} `)));
+  const by = `confirmed by ${confirmed.length} of ${configuredNodes} nodes${confirmed.length ? `: ${[...confirmed].sort().join(", ")}` : ""}`;
+  const problems = [...refusals, ...missing.map((node) => `${node} did not answer`)];
+  if (problems.length > 0 || confirmed.length === 0) return { ok: false, message: [...problems, by].join("; ") };
+  const down = configuredNodes - confirmed.length;
+  return { ok: true, message: down > 0 ? `${by} (every node up; ${down} down, to be brought up to date by the others when back)` : by };
+}

@@ -33,7 +33,12 @@ export function jetstreamDomainOf(configText: string): string {
   return /^(["'])(.*)\1$/.exec(raw)?.[2] ?? raw;
 }
 
-/** The port of bus.server_url (nats://, tls://, ...), or the server's default when it names none. */
+/** The URLs of a validated bus.server_url: one, or the nodes of a cluster (separated by single spaces). */
+export function serverUrls(serverUrl: string): string[] {
+  return serverUrl.split(" ").filter((url) => url !== "");
+}
+
+/** The port of one URL of bus.server_url (nats://, tls://, ...), or the server's default when it names none. */
 export function serverUrlPort(url: string): number {
   const match = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/(?:[^@/]*@)?(?:\[[^\]]*\]|[^:/?#]*)(?::(\d+))?(?:[/?#]|$)/.exec(url.trim());
   if (!match) throw new ServerPortError(`bus.server_url ${JSON.stringify(withoutCredentials(url))} is not a URL`);

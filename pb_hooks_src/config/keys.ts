@@ -28,7 +28,7 @@ const KEYS: KeySpecs<PlatformConfig> = {
   "bus.server_url": {
     type: "string",
     default: "nats://localhost:4222",
-    meaning: "Where the control plane dials as system-account client; nats://, tls:// or bus:// (alias of nats://).",
+    meaning: "Where the control plane dials as system-account client: one URL, or the nodes of one cluster separated by spaces; nats://, tls:// or bus:// (alias of nats://).",
   },
   "bus.websocket_urls": {
     type: "string-list",

@@ -53,11 +53,15 @@ describe("validateConfig", () => {
       expect(validateConfig(withValues({ bus: { server_url: "bus://hub:4222" } })).bus.server_url).toBe("nats://hub:4222");
     });
 
-    it.each(["", "hub:4222", "http://hub:4222", "nats://", "nats://a:4222,nats://b:4222", "nats://a:4222 nats://b:4222", "ws://hub:80"])(
+    it("keeps the nodes of a cluster, separated by single spaces", () => {
+      expect(validateConfig(withValues({ bus: { server_url: " nats://a:4222   bus://b:4222\ttls://c:4222 " } })).bus.server_url).toBe("nats://a:4222 nats://b:4222 tls://c:4222");
+    });
+
+    it.each(["", "hub:4222", "http://hub:4222", "nats://", "nats://a:4222,nats://b:4222", "nats://a:4222 hub:4222", "ws://hub:80"])(
       "refuses %j",
       (url) => {
         expect(refusal({ bus: { server_url: url } })).toBe(
-          `bus.server_url must be one URL starting with nats://, tls:// or bus://, got ${JSON.stringify(url)}`,
+          `bus.server_url must be one URL, or several separated by spaces (nodes of one cluster), each starting with nats://, tls:// or bus://, got ${JSON.stringify(url)}`,
         );
       },
     );
@@ -65,7 +69,7 @@ describe("validateConfig", () => {
 
   it("never quotes the credentials a refused URL carries", () => {
     expect(refusal({ bus: { server_url: "http://admin:hunter2@hub:4222" } })).toBe(
-      'bus.server_url must be one URL starting with nats://, tls:// or bus://, got "http://hub:4222"',
+      'bus.server_url must be one URL, or several separated by spaces (nodes of one cluster), each starting with nats://, tls:// or bus://, got "http://hub:4222"',
     );
     expect(refusal({ bus: { leaf_url: "nats://token@hub:7422" } })).toContain('got "nats://hub:7422"');
     expect(refusal({ bus: { websocket_urls: ["ws://u:p@a:1,ws://b:2"] } })).toContain('entry "ws://a:1,ws://b:2"');

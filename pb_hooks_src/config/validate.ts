@@ -21,10 +21,12 @@ export function validateConfig(config: PlatformConfig, describe: Describe = (key
   };
   const { bus, overlay, audit, readiness, tenancy } = config;
 
-  const serverUrl = normalizeScheme(bus.server_url, ["nats://", "tls://"], { "bus://": "nats://" });
-  if (serverUrl === undefined) {
-    fail("bus.server_url", `must be one URL starting with nats://, tls:// or bus://, got ${shown(keyInfo("bus.server_url"), bus.server_url)}`);
+  // Several URLs are the nodes of one cluster, separated by spaces as every multi-URL value (spec 8.3).
+  const serverUrls = bus.server_url.trim().split(/\s+/).map((url) => normalizeScheme(url, ["nats://", "tls://"], { "bus://": "nats://" }));
+  if (serverUrls.some((url) => url === undefined)) {
+    fail("bus.server_url", `must be one URL, or several separated by spaces (nodes of one cluster), each starting with nats://, tls:// or bus://, got ${shown(keyInfo("bus.server_url"), bus.server_url)}`);
   }
+  const serverUrl = serverUrls.join(" ");
   const leafUrl = bus.leaf_url === "" ? "" : normalizeScheme(bus.leaf_url, ["nats-leaf://", "tls://"], { "bus-leaf://": "nats-leaf://" });
   if (leafUrl === undefined) {
     fail("bus.leaf_url", `must be empty or one URL starting with nats-leaf://, tls:// or bus-leaf://, got ${shown(keyInfo("bus.leaf_url"), bus.leaf_url)}`);

@@ -4,6 +4,7 @@
 // are absent, never zero (spec 4.3 rule 4).
 import { embeddedSupervisorPid } from "../../bus/embedded";
 import { findOperator, unsealSystemCreds } from "../../bus/operator";
+import { serverUrls } from "../../bus/server-port";
 import { currentConfig } from "../../config/runtime";
 import { firstLineOf } from "../../lib/errors";
 import { sidecarCall } from "../../lib/sidecar";
@@ -98,7 +99,7 @@ function requestVarz(app: CoreApp): BusVarz {
   const operator = findOperator(app);
   if (!operator) throw new Error("no bus operator yet");
   const { reply } = sidecarCall<{ reply: string }>("/v1/nats/request", {
-    servers: [currentConfig().bus.server_url],
+    servers: serverUrls(currentConfig().bus.server_url),
     creds: unsealSystemCreds(operator),
     subject: VARZ_SUBJECT,
     payload: "",

@@ -1,12 +1,15 @@
 /// <reference path="../../../../build/types/types.d.ts" />
 // The bus checks (spec 4.3): bus_operator (the operator exists and is signed), bus_reachable (something
-// answers as a bus server at bus.server_url) and bus_trust (that server accepts the $SYS credential).
+// answers as a bus server at bus.server_url; for a cluster, every node or a majority: bus-nodes.ts) and
+// bus_trust (a server there accepts the $SYS credential).
 // Reachability and trust stay apart: "nothing listens" and "it refuses us" have different fixes.
-import type { BusInfoResponse, NatsPingResponse } from "../../../../common/sidecar/protocol";
+import type { BusInfoResponse, BusNodesResponse, NatsPingResponse } from "../../../../common/sidecar/protocol";
 import { SYSTEM_OPERATOR, findOperator, unsealSystemCreds } from "../../../bus/operator";
+import { serverUrls } from "../../../bus/server-port";
 import { SidecarError, sidecarCall } from "../../../lib/sidecar";
 import { withoutCredentials } from "../../../../common/url-text";
 import { BOOTSTRAP_FIX } from "./bootstrap";
+import { clusterReachability } from "./bus-nodes";
 import { LAUNCHER, MIGRATE_FIX, schemaGap, type Check, type CheckContext } from "./check";
 
 /** The operator row's columns the bus checks read. */
@@ -30,6 +33,15 @@ const busTimeoutMs = (ctx: CheckContext) => ctx.timeoutMs + 1_000;
 const callSeconds = (ctx: CheckContext) => Math.ceil(busTimeoutMs(ctx) / 1000) + 1;
 
 export const busReachable: Check = (ctx) => {
+  const urls = serverUrls(ctx.config.bus.server_url);
+  if (urls.length > 1) {
+    try {
+      return clusterReachability(sidecarCall<BusNodesResponse>("/v1/bus/nodes", { servers: urls, timeoutMs: busTimeoutMs(ctx) }, callSeconds(ctx)), startBusFix(ctx));
+    } catch (err) {
+      if (!(err instanceof SidecarError)) throw err;
+      return { state: "fail", detail: `bus.server_url ${withoutCredentials(ctx.config.bus.server_url)}: ${err.reason}`, fix: startBusFix(ctx) };
+    }
+  }
   const url = withoutCredentials(ctx.config.bus.server_url);
   let info: BusInfoResponse;
   try {
@@ -67,7 +79,7 @@ export const busTrust: Check = (ctx) => {
     return { state: "fail", detail: err instanceof Error ? err.message : String(err), fix: "Set bus.encryption_key to the key these rows were written with." };
   }
   try {
-    sidecarCall<NatsPingResponse>("/v1/nats/ping", { servers: [ctx.config.bus.server_url], creds, timeoutMs: busTimeoutMs(ctx) }, callSeconds(ctx));
+    sidecarCall<NatsPingResponse>("/v1/nats/ping", { servers: serverUrls(ctx.config.bus.server_url), creds, timeoutMs: busTimeoutMs(ctx) }, callSeconds(ctx));
   } catch (err) {
     if (!(err instanceof SidecarError)) throw err;
     if (err.status !== 403) return { state: "skipped", detail: `could not look: ${err.reason}`, fix: "See bus_reachable: trust is checked once the bus answers." };
