@@ -49,12 +49,14 @@ export class NatsPool {
 
   /**
    * Sends `payload` on `subject` and collects every reply: `count` of them, or, without a count, those
-   * that arrive before a pause of REPLIES_STALL_MS; `timeoutMs` bounds connecting and waiting. For the
-   * system API of a cluster, where every node answers the same request.
+   * that arrive before a pause of REPLIES_STALL_MS; `timeoutMs` bounds connecting and waiting, `waitMs`
+   * (when shorter) the wait for the replies alone. For the system API of a cluster, where every node
+   * answers the same request.
    */
-  requestAll(target: BusTarget, subject: string, payload: string, timeoutMs: number, count?: number): Promise<string[]> {
+  requestAll(target: BusTarget, subject: string, payload: string, timeoutMs: number, count?: number, waitMs?: number): Promise<string[]> {
     return this.onConnection(target, timeoutMs, subject, async (nc, msLeft) => {
-      const options = count === undefined ? { strategy: "stall" as const, stall: REPLIES_STALL_MS, maxWait: msLeft } : { strategy: "count" as const, maxMessages: count, maxWait: msLeft };
+      const maxWait = Math.min(msLeft, waitMs ?? msLeft);
+      const options = count === undefined ? { strategy: "stall" as const, stall: REPLIES_STALL_MS, maxWait } : { strategy: "count" as const, maxMessages: count, maxWait };
       const replies: string[] = [];
       try {
         for await (const msg of await nc.requestMany(subject, payload, options)) replies.push(msg.string());

@@ -93,7 +93,8 @@ export function v1Routes(deps: RouteDeps): Routes {
       "/v1/nats/request-all",
       post(async (body): Promise<NatsRepliesResponse> => {
         const count = body.count === undefined ? undefined : integerField(body, "count", 1, MAX_SERVERS);
-        const replies = await deps.nats.requestAll(busTarget(body), stringField(body, "subject"), textField(body, "payload"), busTimeout(body), count);
+        const waitMs = body.waitMs === undefined ? undefined : integerField(body, "waitMs", 1, MAX_BUS_TIMEOUT_MS);
+        const replies = await deps.nats.requestAll(busTarget(body), stringField(body, "subject"), textField(body, "payload"), busTimeout(body), count, waitMs);
         return { replies };
       }),
     ],

@@ -4,42 +4,21 @@
 // confirms by name; a revocation reaches clients on every node; the node the control plane is connected to
 // can be killed and the next claim is still confirmed, while /api/ready's bus_reachable warns; a node that
 // was down while a user was revoked and an organization suspended refuses both within 3 s once it is back.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { NatsConnection } from "@nats-io/transport-node";
 import type { RecordModel } from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { busAccepts, closedWithin, connectWithCreds, eventually } from "../harness/bus";
-import { startNatsServer, type NatsServer } from "../harness/nats";
-import { startPlatform, type Platform } from "../harness/platform";
-import { freePort, freePortRuns } from "../harness/ports";
+import { NODES, startPlatformWithCluster, type PlatformWithCluster } from "../harness/cluster";
 import { checkBecomes, checkOf } from "../harness/readiness";
 import { buildWorld, unique, type World } from "../harness/world";
 
-const NODES = 3;
-let platform: Platform;
+let hub: PlatformWithCluster;
 let w: World;
-let out: string;
-let first: { client: number; websocket: number; leafnode: number; monitor: number; cluster: number };
-const servers: (NatsServer | undefined)[] = [];
 const open: NatsConnection[] = [];
 
-const nodeUrl = (index: number) => `nats://127.0.0.1:${first.client + index}`;
-const monitorUrl = (index: number) => `http://127.0.0.1:${first.monitor + index}`;
-const startNode = async (index: number) => (servers[index] = await startNatsServer({ configDir: join(out, `node-${index + 1}`) }));
-
-async function monitor<T>(index: number, path: string): Promise<T> {
-  return (await (await fetch(`${monitorUrl(index)}${path}`)).json()) as T;
-}
-
-async function routesUp(index: number): Promise<boolean> {
-  try {
-    return (await monitor<{ num_routes: number }>(index, "/routez")).num_routes >= NODES - 1;
-  } catch {
-    return false;
-  }
-}
+const nodeUrl = (index: number) => hub.nodeUrl(index);
 
 async function dial(index: number, creds: string): Promise<NatsConnection> {
   const nc = await connectWithCreds(nodeUrl(index), creds);
@@ -47,68 +26,43 @@ async function dial(index: number, creds: string): Promise<NatsConnection> {
   return nc;
 }
 
-/** The index of the node the control plane's sidecar is connected to, from each node's /connz. */
-async function sidecarNode(): Promise<number> {
-  for (let index = 0; index < NODES; index++) {
-    const connz = await monitor<{ connections?: { name?: string }[] }>(index, "/connz?auth=true&limit=1024");
-    if ((connz.connections ?? []).some((c) => c.name === "platform-sidecar")) return index;
-  }
-  throw new Error("no node holds the platform's connection");
-}
-
 async function busUser(organization: string): Promise<RecordModel> {
   return w.su.collection("bus_users").create({ organization, name: unique("u") });
 }
 
 beforeAll(async () => {
-  const [client, websocket, leafnode, monitorPort, cluster] = await freePortRuns(5, NODES);
-  first = { client, websocket, leafnode, monitor: monitorPort, cluster };
-  const everyNode = Array.from({ length: NODES }, (_, index) => nodeUrl(index)).join(" ");
-  platform = await startPlatform({ port: await freePort(), env: { PLATFORM_BUS_SERVER_URL: everyNode, PLATFORM_READINESS_INTERVAL: "1s" } });
-  out = mkdtempSync(join(tmpdir(), "platform-cluster-"));
-  const exported = await platform.command([
-    "bus", "export", "--out", out, "--nodes", String(NODES),
-    "--port", String(client), "--websocket-port", String(websocket), "--leafnode-port", String(leafnode),
-    "--monitor-port", String(monitorPort), "--cluster-port", String(cluster),
-  ]);
-  if (exported.code !== 0) throw new Error(`bus export failed: ${exported.stdout}${exported.stderr}`);
-  for (let index = 0; index < NODES; index++) await startNode(index);
-  for (let index = 0; index < NODES; index++) {
-    if (!(await eventually(() => routesUp(index), 20_000))) throw new Error(`node ${index + 1} has no routes to the others`);
-  }
-  w = await buildWorld(platform);
+  hub = await startPlatformWithCluster({ env: { PLATFORM_READINESS_INTERVAL: "1s" } });
+  w = await buildWorld(hub.platform);
 }, 180_000);
 
 afterAll(async () => {
   await Promise.all(open.map((nc) => nc.close().catch(() => undefined)));
-  await Promise.all(servers.map((s) => s?.stop()));
-  await platform?.stop();
-  if (out) rmSync(out, { recursive: true, force: true });
+  await hub?.stop();
 });
 
 describe("bus export --nodes 3", () => {
   it("writes a folder per node, each a config nats-server runs as is, and says how to run each", async () => {
     for (let index = 1; index <= NODES; index++) {
-      const folder = join(out, `node-${index}`);
+      const folder = join(hub.out, `node-${index}`);
       for (const entry of ["bus.conf", "resolver", "jetstream"]) expect(existsSync(join(folder, entry)), `node-${index}/${entry}`).toBe(true);
       const text = readFileSync(join(folder, "bus.conf"), "utf8");
       expect(text).toContain(`server_name: "bus-hub-${index}"`);
       expect(text).toContain('interval: "2s"');
       expect(text).not.toMatch(/SU[A-Z2-7]{56}|-----BEGIN/);
     }
-    expect(existsSync(join(out, "bus.conf"))).toBe(false);
+    expect(existsSync(join(hub.out, "bus.conf"))).toBe(false);
   });
 
   it("routes every node to the two others, with JetStream clustered in the platform's domain", async () => {
     const names = new Set<string>();
     for (let index = 0; index < NODES; index++) {
-      const varz = await monitor<{ server_name: string; cluster: { name: string } }>(index, "/varz");
+      const varz = await hub.monitor<{ server_name: string; cluster: { name: string } }>(index, "/varz");
       names.add(varz.server_name);
       expect(varz.cluster.name).toBe("bus-hub");
     }
     expect(names).toEqual(new Set(["bus-hub-1", "bus-hub-2", "bus-hub-3"]));
     const clustered = await eventually(async () => {
-      const jsz = await monitor<{ config?: { domain?: string }; meta_cluster?: { leader?: string; cluster_size?: number } }>(0, "/jsz");
+      const jsz = await hub.monitor<{ config?: { domain?: string }; meta_cluster?: { leader?: string; cluster_size?: number } }>(0, "/jsz");
       return jsz.config?.domain === "hub" && jsz.meta_cluster?.cluster_size === NODES && (jsz.meta_cluster.leader ?? "") !== "";
     }, 20_000);
     expect(clustered).toBe(true);
@@ -135,10 +89,9 @@ describe("bus export --nodes 3", () => {
   });
 
   it("loses the node the control plane is connected to and still confirms the next claim on the others; bus_reachable warns", async () => {
-    const connected = await sidecarNode();
+    const connected = await hub.sidecarNode();
     const user = await busUser(w.a.organization.id);
-    process.kill(servers[connected]!.pid, "SIGKILL");
-    await servers[connected]!.stop();
+    await hub.killNode(connected);
     try {
       await (await w.client("owner")).collection("bus_users").update(user.id, { active: false });
       const account = await w.su.collection("bus_accounts").getFirstListItem(`organization = "${w.a.organization.id}"`);
@@ -146,13 +99,13 @@ describe("bus export --nodes 3", () => {
       expect(account.bus_status).toMatch(/^confirmed by 2 of 3 nodes: bus-hub-\d, bus-hub-\d \(every node up; 1 down/);
       expect(account.bus_status).not.toContain(`bus-hub-${connected + 1}`);
       for (const index of [0, 1, 2].filter((i) => i !== connected)) expect(await busAccepts(nodeUrl(index), user.creds_file)).toBe(false);
-      const warned = await checkBecomes(platform.url, "bus_reachable", "warn", { withinMs: 10_000 });
+      const warned = await checkBecomes(hub.platform.url, "bus_reachable", "warn", { withinMs: 10_000 });
       expect(checkOf(warned.body, "bus_reachable").detail).toContain("2 of 3 bus nodes answer");
     } finally {
-      await startNode(connected);
+      await hub.startNode(connected);
     }
-    expect(await eventually(() => routesUp(connected), 10_000)).toBe(true);
-    const healed = await checkBecomes(platform.url, "bus_reachable", "ok", { withinMs: 10_000 });
+    expect(await eventually(() => hub.routesUp(connected), 10_000)).toBe(true);
+    const healed = await checkBecomes(hub.platform.url, "bus_reachable", "ok", { withinMs: 10_000 });
     expect(checkOf(healed.body, "bus_reachable").detail).toBe("3 of 3 bus nodes answer: nats-server 2.15.2");
   });
 
@@ -163,34 +116,33 @@ describe("bus export --nodes 3", () => {
     for (const creds of [revoked.creds_file, ofSuspended.creds_file]) expect(await eventually(() => busAccepts(nodeUrl(2), creds), 5_000)).toBe(true);
 
     // SIGKILL: the node keeps its resolver directory as it was, with both claims still in force.
-    process.kill(servers[2]!.pid, "SIGKILL");
-    await servers[2]!.stop();
+    await hub.killNode(2);
     const owner = await w.client("owner");
     await owner.collection("bus_users").update(revoked.id, { active: false });
     await w.su.collection("organizations").update(suspendedOrg.id, { active: false });
     expect(await busAccepts(nodeUrl(0), revoked.creds_file)).toBe(false);
     expect(await busAccepts(nodeUrl(0), ofSuspended.creds_file)).toBe(false);
 
-    await startNode(2);
+    await hub.startNode(2);
     const back = Date.now();
     const refusedBoth = await eventually(async () => !(await busAccepts(nodeUrl(2), revoked.creds_file)) && !(await busAccepts(nodeUrl(2), ofSuspended.creds_file)), 3_000);
     expect(refusedBoth, `still admitted ${Date.now() - back} ms after the restart`).toBe(true);
-    expect(await eventually(() => routesUp(2), 10_000)).toBe(true);
+    expect(await eventually(() => hub.routesUp(2), 10_000)).toBe(true);
   });
 
   it("a node replaced on an empty disk learns every account from the others and refuses what was revoked", async () => {
     const kept = await busUser(w.a.organization.id);
     const revoked = await busUser(w.a.organization.id);
     await (await w.client("owner")).collection("bus_users").update(revoked.id, { active: false });
-    await servers[1]!.stop();
+    await hub.killNode(1);
     // The replacement: the node's exported folder with empty data directories, as a new machine has it.
     for (const dir of ["resolver", "jetstream"]) {
-      rmSync(join(out, "node-2", dir), { recursive: true, force: true });
-      mkdirSync(join(out, "node-2", dir), { mode: 0o700 });
+      rmSync(join(hub.out, "node-2", dir), { recursive: true, force: true });
+      mkdirSync(join(hub.out, "node-2", dir), { mode: 0o700 });
     }
-    await startNode(1);
+    await hub.startNode(1);
     expect(await eventually(() => busAccepts(nodeUrl(1), kept.creds_file), 3_000)).toBe(true);
     expect(await busAccepts(nodeUrl(1), revoked.creds_file)).toBe(false);
-    expect(await eventually(() => routesUp(1), 10_000)).toBe(true);
+    expect(await eventually(() => hub.routesUp(1), 10_000)).toBe(true);
   });
 });

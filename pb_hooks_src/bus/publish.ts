@@ -17,6 +17,8 @@ const PUBLISH_TIMEOUT_MS = 3000;
 const CLAIMS_UPDATE = "$SYS.REQ.CLAIMS.UPDATE";
 /** Every server of the cluster answers with its statistics, which name it. */
 const SERVER_PING = "$SYS.REQ.SERVER.PING";
+/** How long the ping waits for a listed node that has not answered: one that is down costs this per claim. */
+const NODE_PING_WAIT_MS = 300;
 
 export function publishAccount(app: CoreApp, n: CollectionNames, account: core.Record): ClaimsReply {
   const outcome = publishClaim(app, account.getString("jwt"));
@@ -33,7 +35,8 @@ export function publishClaim(app: CoreApp, jwt: string): ClaimsReply {
   try {
     const nodes = serverUrls(currentConfig().bus.server_url).length;
     if (nodes === 1) return parseClaimsReply(systemRequest(app, CLAIMS_UPDATE, jwt));
-    const up = systemRequestAll(app, SERVER_PING, "").map(replyServer).filter((name) => name !== "");
+    // Every listed node answers the ping at once; only while one is down does the ping wait its bound.
+    const up = systemRequestAll(app, SERVER_PING, "", nodes, NODE_PING_WAIT_MS).map(replyServer).filter((name) => name !== "");
     return clusterClaimsOutcome(up, systemRequestAll(app, CLAIMS_UPDATE, jwt, up.length), nodes);
   } catch (err) {
     // The sidecar's own words ("the bus at … could not be reached"), not its route's name.
@@ -41,15 +44,16 @@ export function publishClaim(app: CoreApp, jwt: string): ClaimsReply {
   }
 }
 
-/** A system API request every node of a cluster answers; `count` replies, or those before a pause. */
-function systemRequestAll(app: CoreApp, subject: string, payload: string, count?: number): string[] {
+/** A system API request every node of a cluster answers: `count` replies, or those within `waitMs`. */
+function systemRequestAll(app: CoreApp, subject: string, payload: string, count: number, waitMs?: number): string[] {
   const { replies } = sidecarCall<NatsRepliesResponse>("/v1/nats/request-all", {
     servers: serverUrls(currentConfig().bus.server_url),
     creds: operatorKeys(app).systemUserCreds,
     subject,
     payload,
     timeoutMs: PUBLISH_TIMEOUT_MS,
-    ...(count === undefined ? {} : { count }),
+    count,
+    ...(waitMs === undefined ? {} : { waitMs }),
   }, PUBLISH_TIMEOUT_MS / 1000 + 2);
   return replies;
 }

@@ -1,0 +1,109 @@
+// A platform whose bus is a hub of three nodes from `bus export --nodes 3`, all on 127.0.0.1 with every
+// port stepped by the node's index, and bus.server_url naming every node. For e2e/bus/cluster.test.ts and
+// bench/bus-cluster.bench.ts.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { eventually } from "./bus";
+import { startNatsServer, type NatsServer } from "./nats";
+import { startPlatform, type Platform, type PlatformOptions } from "./platform";
+import { freePort, freePortRuns } from "./ports";
+
+export const NODES = 3;
+
+export interface ClusterPorts {
+  client: number;
+  websocket: number;
+  leafnode: number;
+  monitor: number;
+  cluster: number;
+}
+
+export interface PlatformWithCluster {
+  platform: Platform;
+  /** The first node's ports; node i's are these plus i. */
+  first: ClusterPorts;
+  /** The folder `bus export` wrote: node-1/, node-2/, node-3/. */
+  out: string;
+  nodeUrl(index: number): string;
+  monitor<T>(index: number, path: string): Promise<T>;
+  /** Whether the node has its routes to every other node. */
+  routesUp(index: number): Promise<boolean>;
+  /** The node's server while it runs. */
+  node(index: number): NatsServer;
+  startNode(index: number): Promise<NatsServer>;
+  /** SIGKILL: the node keeps its data directories as they were. */
+  killNode(index: number): Promise<void>;
+  /** The index of the node the control plane's sidecar is connected to. */
+  sidecarNode(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export async function startPlatformWithCluster(options: PlatformOptions = {}): Promise<PlatformWithCluster> {
+  const [client, websocket, leafnode, monitorPort, cluster] = await freePortRuns(5, NODES);
+  const first: ClusterPorts = { client, websocket, leafnode, monitor: monitorPort, cluster };
+  const nodeUrl = (index: number) => `nats://127.0.0.1:${client + index}`;
+  const everyNode = Array.from({ length: NODES }, (_, index) => nodeUrl(index)).join(" ");
+  const platform = await startPlatform({ port: await freePort(), ...options, env: { PLATFORM_BUS_SERVER_URL: everyNode, ...options.env } });
+  const out = mkdtempSync(join(tmpdir(), "platform-cluster-"));
+  const servers: (NatsServer | undefined)[] = [];
+  const stopAll = async () => {
+    await Promise.all(servers.map((s) => s?.stop()));
+    await platform.stop();
+    rmSync(out, { recursive: true, force: true });
+  };
+  const monitor = async <T>(index: number, path: string): Promise<T> => (await (await fetch(`http://127.0.0.1:${monitorPort + index}${path}`)).json()) as T;
+  const routesUp = async (index: number) => {
+    try {
+      return (await monitor<{ num_routes: number }>(index, "/routez")).num_routes >= NODES - 1;
+    } catch {
+      return false;
+    }
+  };
+  const startNode = async (index: number) => (servers[index] = await startNatsServer({ configDir: join(out, `node-${index + 1}`) }));
+  try {
+    const exported = await platform.command([
+      "bus", "export", "--out", out, "--nodes", String(NODES),
+      "--port", String(client), "--websocket-port", String(websocket), "--leafnode-port", String(leafnode),
+      "--monitor-port", String(monitorPort), "--cluster-port", String(cluster),
+    ]);
+    if (exported.code !== 0) throw new Error(`bus export failed: ${exported.stdout}${exported.stderr}`);
+    for (let index = 0; index < NODES; index++) await startNode(index);
+    for (let index = 0; index < NODES; index++) {
+      if (!(await eventually(() => routesUp(index), 20_000))) throw new Error(`node ${index + 1} has no routes to the others`);
+    }
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+  return {
+    platform,
+    first,
+    out,
+    nodeUrl,
+    monitor,
+    routesUp,
+    node: (index) => {
+      const server = servers[index];
+      if (!server) throw new Error(`node ${index + 1} is stopped`);
+      return server;
+    },
+    startNode,
+    killNode: async (index) => {
+      const server = servers[index];
+      if (!server) return;
+      process.kill(server.pid, "SIGKILL");
+      await server.stop();
+      servers[index] = undefined;
+    },
+    sidecarNode: async () => {
+      for (let index = 0; index < NODES; index++) {
+        if (!servers[index]) continue;
+        const connz = await monitor<{ connections?: { name?: string }[] }>(index, "/connz?auth=true&limit=1024");
+        if ((connz.connections ?? []).some((c) => c.name === "platform-sidecar")) return index;
+      }
+      throw new Error("no node holds the platform's connection");
+    },
+    stop: stopAll,
+  };
+}
