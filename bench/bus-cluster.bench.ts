@@ -6,7 +6,7 @@
 // (PATCH active=false, which pushes the account's claim) times the confirmation as a caller sees it.
 import type { NatsConnection } from "@nats-io/transport-node";
 import { connectWithCreds } from "../e2e/harness/bus";
-import { NODES, startPlatformWithCluster } from "../e2e/harness/cluster";
+import { NODES, SIDECAR, startPlatformWithCluster } from "../e2e/harness/cluster";
 import { PASSWORD, client, createMember, unique } from "../e2e/harness/world";
 import { measure, report } from "./stats";
 
@@ -57,7 +57,7 @@ try {
   const toggle = (i: number) => owner.collection("bus_users").update(toggled.id, { active: i % 2 === 1 });
   report(`claim confirmed by ${NODES} of ${NODES} nodes (PATCH bus_users.active)`, await measure(CLAIM_SAMPLES, CLAIM_WARMUP, toggle), [50, 95, 99]);
   // The node the control plane is connected to dies: the first call after it also reconnects.
-  await hub.killNode(await hub.sidecarNode());
+  await hub.killNode(await hub.nodeHolding(SIDECAR));
   report(`claim confirmed by ${NODES - 1} of ${NODES} nodes, the control plane's node killed (PATCH bus_users.active)`, await measure(CLAIM_SAMPLES, CLAIM_WARMUP, toggle), [50, 95, 99]);
   const status = (await su.collection("bus_accounts").getFirstListItem(`organization = "${org.id}"`)).bus_status;
   console.log(`bus_status with one node down: ${status}`);

@@ -2,15 +2,18 @@
 // node runs its config as written, the nodes route to each other with JetStream clustered in the platform's
 // domain, and the control plane, given all three nodes in bus.server_url, pushes claims that every node up
 // confirms by name; a revocation reaches clients on every node; the node the control plane is connected to
-// can be killed and the next claim is still confirmed, while /api/ready's bus_reachable warns; a node that
-// was down while a user was revoked and an organization suspended refuses both within 3 s once it is back.
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+// can be killed and the next claim is still confirmed, while /api/ready's bus_reachable warns; an agent
+// given every node moves to another when its node dies; a node that was down while a user was revoked and
+// an organization suspended refuses both within 3 s once it is back.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { NatsConnection } from "@nats-io/transport-node";
 import type { RecordModel } from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { busAccepts, closedWithin, connectWithCreds, eventually } from "../harness/bus";
-import { NODES, startPlatformWithCluster, type PlatformWithCluster } from "../harness/cluster";
+import { enrollAgent, postThing, runEnrolled } from "../harness/agent";
+import { NODES, SIDECAR, startPlatformWithCluster, type PlatformWithCluster } from "../harness/cluster";
 import { checkBecomes, checkOf } from "../harness/readiness";
 import { buildWorld, unique, type World } from "../harness/world";
 
@@ -89,7 +92,7 @@ describe("bus export --nodes 3", () => {
   });
 
   it("loses the node the control plane is connected to and still confirms the next claim on the others; bus_reachable warns", async () => {
-    const connected = await hub.sidecarNode();
+    const connected = await hub.nodeHolding(SIDECAR);
     const user = await busUser(w.a.organization.id);
     await hub.killNode(connected);
     try {
@@ -107,6 +110,29 @@ describe("bus export --nodes 3", () => {
     expect(await eventually(() => hub.routesUp(connected), 10_000)).toBe(true);
     const healed = await checkBecomes(hub.platform.url, "bus_reachable", "ok", { withinMs: 10_000 });
     expect(checkOf(healed.body, "bus_reachable").detail).toBe("3 of 3 bus nodes answer: nats-server 2.15.2");
+  });
+
+  it("an agent given every node moves to another when its node dies, and its bus check is ok again", async () => {
+    const made = await postThing(await w.client("owner"), { name: unique("device"), bus: { mode: "auto" } });
+    const stateDir = mkdtempSync(join(tmpdir(), "agent-cluster-"));
+    await enrollAgent(hub.platform.url, made, stateDir);
+    const everyNode = Array.from({ length: NODES }, (_, index) => nodeUrl(index)).join(" ");
+    const { agent, url } = await runEnrolled(stateDir, { AGENT_BUS_SERVERS: everyNode, AGENT_OVERLAY_ENABLED: "false" });
+    try {
+      await checkBecomes(url, "bus", "ok", { path: "/ready", withinMs: 20_000 });
+      const node = await hub.nodeHolding(made.code);
+      await hub.killNode(node);
+      try {
+        const moved = await eventually(async () => (await hub.nodeHolding(made.code).catch(() => node)) !== node, 20_000);
+        expect(moved).toBe(true);
+        await checkBecomes(url, "bus", "ok", { path: "/ready", withinMs: 10_000 });
+      } finally {
+        await hub.startNode(node);
+      }
+    } finally {
+      await agent.stop();
+      rmSync(stateDir, { recursive: true, force: true });
+    }
   });
 
   it("a node down during a revocation and a suspension refuses both within 3 s of coming back", async () => {

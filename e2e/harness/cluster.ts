@@ -10,6 +10,8 @@ import { startPlatform, type Platform, type PlatformOptions } from "./platform";
 import { freePort, freePortRuns } from "./ports";
 
 export const NODES = 3;
+/** The name of the control plane's own bus connection (sidecar/nats.ts). */
+export const SIDECAR = "platform-sidecar";
 
 export interface ClusterPorts {
   client: number;
@@ -34,8 +36,8 @@ export interface PlatformWithCluster {
   startNode(index: number): Promise<NatsServer>;
   /** SIGKILL: the node keeps its data directories as they were. */
   killNode(index: number): Promise<void>;
-  /** The index of the node the control plane's sidecar is connected to. */
-  sidecarNode(): Promise<number>;
+  /** The index of the running node holding a client connection of that name (the sidecar's: SIDECAR). */
+  nodeHolding(connectionName: string): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -96,13 +98,13 @@ export async function startPlatformWithCluster(options: PlatformOptions = {}): P
       await server.stop();
       servers[index] = undefined;
     },
-    sidecarNode: async () => {
+    nodeHolding: async (connectionName) => {
       for (let index = 0; index < NODES; index++) {
         if (!servers[index]) continue;
         const connz = await monitor<{ connections?: { name?: string }[] }>(index, "/connz?auth=true&limit=1024");
-        if ((connz.connections ?? []).some((c) => c.name === "platform-sidecar")) return index;
+        if ((connz.connections ?? []).some((c) => c.name === connectionName)) return index;
       }
-      throw new Error("no node holds the platform's connection");
+      throw new Error(`no node holds a connection named ${connectionName}`);
     },
     stop: stopAll,
   };
