@@ -81,7 +81,11 @@ export function exportInput(flags: ExportFlags, config: { serverUrl: string; per
 export function exportNodes(flags: ExportFlags, config: { serverUrl: string; persistDomain: string }, operator: OperatorRow): ExportedNode[] {
   const base = exportInput(flags, config, operator);
   const count = nodeCount(flags.nodes);
-  if (count === 1) return [{ folder: "", input: base }];
+  if (count === 1) {
+    const clusterOnly = [["--node-hosts", flags.nodeHosts], ["--cluster-port", flags.clusterPort]].filter(([, value]) => value.trim() !== "").map(([name]) => name);
+    if (clusterOnly.length > 0) throw new ServerConfigError(`${clusterOnly.join(" and ")} describe a cluster: add --nodes 3 (or another odd number), or leave them out`);
+    return [{ folder: "", input: base }];
+  }
   const hosts = nodeHosts(flags.nodeHosts, count, base.host);
   const clusterPort = flags.clusterPort ? portFlag("--cluster-port", flags.clusterPort) : EXPORT_DEFAULTS.clusterPort;
   const shared = new Set(hosts).size < count;

@@ -188,6 +188,9 @@ describe("exportNodes", () => {
     // Node 2's client port (4223) is node 1's websocket port.
     expect(() => exportNodes({ ...flags, nodes: "3", websocketPort: "4223" }, config, operator)).toThrow(/bus-hub-2's client port 4223 on 127\.0\.0\.1 is also bus-hub-1's websocket port/);
     expect(() => exportNodes({ ...flags, nodes: "3", clusterPort: "99999" }, config, operator)).toThrow("--cluster-port");
+    expect(() => exportNodes({ ...flags, nodeHosts: "a,b,c", clusterPort: "7000" }, config, operator)).toThrow(
+      "--node-hosts and --cluster-port describe a cluster: add --nodes 3 (or another odd number), or leave them out",
+    );
   });
 
   it("writes a cluster block nats-server cannot misread", () => {
