@@ -258,6 +258,11 @@ routerAdd("POST", "/api/platform/readiness/snapshot", (e) => {
   (require(`${__hooks}/lib/platform.js`) as Platform).readiness.snapshotRoute(e);
 }, $apis.skipSuccessActivityLog());
 
+// A hub node back from an outage, as the sidecar's node watch sees it: the claims it missed are pushed.
+routerAdd("POST", "/api/platform/bus/node-back", (e) => {
+  (require(`${__hooks}/lib/platform.js`) as Platform).bus.nodeBackRoute(e);
+}, $apis.skipSuccessActivityLog());
+
 cronAdd(
   loader.WATCHDOG_JOB,
   loader.WATCHDOG_SCHEDULE,

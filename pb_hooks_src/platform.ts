@@ -12,7 +12,7 @@ import { revokeInactiveHosts } from "./overlay/revocation-backfill";
 import { acceptInviteRoute, clientConfigRoute } from "./tenancy/routes";
 import { stopEmbedded } from "./bus/embedded";
 import { reconcileAccounts, reconcileAtStart } from "./bus/reconcile";
-import { leafConfigRoute, rotateRoute, signingKeysRoute } from "./bus/routes";
+import { leafConfigRoute, nodeBackRoute, rotateRoute, signingKeysRoute } from "./bus/routes";
 import { answerStarted } from "./observability/readiness/platform";
 import { allowCaseVariantMailboxes, requireUniqueMailboxes } from "./tenancy/email-migration";
 
@@ -59,7 +59,7 @@ export const routes = {
   rotateOverlayCa: rotateCaRoute,
 };
 
-export const bus = { leafConfigRoute, rotateRoute, signingKeysRoute, reconcileAccounts };
+export const bus = { leafConfigRoute, rotateRoute, signingKeysRoute, reconcileAccounts, nodeBackRoute };
 // `serve --bus`: the nats-server child's stop (onTerminate; loader.ts#startServing starts it).
 export const busServer = { stop: stopEmbedded };
 

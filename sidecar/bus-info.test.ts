@@ -89,16 +89,17 @@ describe("busAddress", () => {
 });
 
 describe("parseInfoLine", () => {
-  it("reads server id, version and jetstream from an INFO line", () => {
-    expect(parseInfoLine('INFO {"server_id":"NABC","version":"2.15.2","jetstream":true,"max_payload":1048576}')).toEqual({
+  it("reads server id and name, version and jetstream from an INFO line", () => {
+    expect(parseInfoLine('INFO {"server_id":"NABC","server_name":"bus-hub-2","version":"2.15.2","jetstream":true,"max_payload":1048576}')).toEqual({
       serverId: "NABC",
+      serverName: "bus-hub-2",
       version: "2.15.2",
       jetstream: true,
     });
   });
 
   it("reads jetstream as false when the field is absent", () => {
-    expect(parseInfoLine('INFO {"server_id":"NABC","version":"2.15.2"}')).toEqual({ serverId: "NABC", version: "2.15.2", jetstream: false });
+    expect(parseInfoLine('INFO {"server_id":"NABC","version":"2.15.2"}')).toEqual({ serverId: "NABC", serverName: "", version: "2.15.2", jetstream: false });
   });
 
   it("reads jetstream as false unless it is exactly true", () => {
@@ -106,7 +107,7 @@ describe("parseInfoLine", () => {
   });
 
   it("gives an empty version when the server sends none", () => {
-    expect(parseInfoLine('INFO {"server_id":"NABC"}')).toEqual({ serverId: "NABC", version: "", jetstream: false });
+    expect(parseInfoLine('INFO {"server_id":"NABC"}')).toEqual({ serverId: "NABC", serverName: "", version: "", jetstream: false });
   });
 
   it("returns null for a line that is not INFO", () => {
@@ -130,12 +131,12 @@ describe("parseInfoLine", () => {
 describe("busInfo", () => {
   it("reads the INFO line of a bus server with persistence", async () => {
     const { url } = await serve((socket) => socket.write('INFO {"server_id":"X","version":"2.15.2","jetstream":true}\r\n'));
-    expect(await busInfo(url, 2000)).toEqual({ serverId: "X", version: "2.15.2", jetstream: true });
+    expect(await busInfo(url, 2000)).toEqual({ serverId: "X", serverName: "", version: "2.15.2", jetstream: true });
   });
 
   it("reports jetstream false for a bus server without persistence", async () => {
     const { url } = await serve((socket) => socket.write('INFO {"server_id":"X","version":"2.15.2"}\r\n'));
-    expect(await busInfo(url, 2000)).toEqual({ serverId: "X", version: "2.15.2", jetstream: false });
+    expect(await busInfo(url, 2000)).toEqual({ serverId: "X", serverName: "", version: "2.15.2", jetstream: false });
   });
 
   it("reads an INFO line that arrives in several pieces", async () => {
@@ -143,7 +144,7 @@ describe("busInfo", () => {
       socket.write('INFO {"server_id":"X",');
       setTimeout(() => socket.write('"version":"2.15.2","jetstream":true}\r\n'), 20);
     });
-    expect(await busInfo(url, 2000)).toEqual({ serverId: "X", version: "2.15.2", jetstream: true });
+    expect(await busInfo(url, 2000)).toEqual({ serverId: "X", serverName: "", version: "2.15.2", jetstream: true });
   });
 
   it("rejects with 502 'nothing listens' when the connection is refused", async () => {

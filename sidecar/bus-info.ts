@@ -34,9 +34,9 @@ export function parseInfoLine(line: string): BusInfoResponse | null {
     return null;
   }
   if (typeof info !== "object" || info === null) return null;
-  const { server_id: serverId, version, jetstream } = info as Record<string, unknown>;
+  const { server_id: serverId, server_name: serverName, version, jetstream } = info as Record<string, unknown>;
   if (typeof serverId !== "string") return null;
-  return { serverId, version: typeof version === "string" ? version : "", jetstream: jetstream === true };
+  return { serverId, serverName: typeof serverName === "string" ? serverName : "", version: typeof version === "string" ? version : "", jetstream: jetstream === true };
 }
 
 /** Every node's INFO at once, so one node that does not answer costs the timeout once, not per node. */

@@ -4,7 +4,9 @@
 import type { AddressInfo } from "node:net";
 import { MAX_BODY_BYTES } from "./body";
 import { watchParent } from "./lifecycle";
+import { busNodes } from "./bus-info";
 import { NatsPool } from "./nats";
+import { NodeWatch } from "./node-watch";
 import { pocketBasePost } from "./pocketbase-client";
 import { Prober } from "./prober";
 import { v1Routes } from "./routes";
@@ -23,6 +25,7 @@ async function main(): Promise<void> {
 
   const post = probe && pocketBasePost(probe, token);
   const prober = probe && post && new Prober(probe, { post, now: Date.now });
+  const nodeWatch = probe?.busNodes && post && new NodeWatch(probe.busNodes, { post, readNodes: busNodes, warn: (message) => console.error(`platform sidecar: ${message}`) });
   let leaving = false;
 
   watchParent({
@@ -32,6 +35,7 @@ async function main(): Promise<void> {
       leaving = true;
       setTimeout(() => process.exit(0), EXIT_GRACE_MS).unref();
       prober?.stop();
+      nodeWatch?.stop();
       removeStateFile(stateFile);
       server.close();
       server.closeAllConnections();
@@ -48,7 +52,9 @@ async function main(): Promise<void> {
     // Under serve: tell PocketBase once it listens (its start work waits for that), then probe.
     if (post && prober) {
       void announceStarted(post, () => leaving).then(() => {
-        if (!leaving) prober.start();
+        if (leaving) return;
+        prober.start();
+        nodeWatch?.start();
       });
     }
   });

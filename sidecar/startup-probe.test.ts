@@ -41,6 +41,17 @@ describe("parseStartupLine: probe settings", () => {
     expect(parseStartupLine(line({ ...PROBE, extra: 1 })).probe).toEqual(PROBE);
   });
 
+  it("reads the nodes of a hub to watch", () => {
+    const probe = { ...PROBE, busNodes: ["nats://10.0.0.1:4222", "nats://10.0.0.2:4222", "nats://10.0.0.3:4222"] };
+    expect(parseStartupLine(line(probe)).probe).toEqual(probe);
+  });
+
+  it("refuses bus nodes that are not two or more URLs", () => {
+    for (const busNodes of [["nats://10.0.0.1:4222"], "nats://a:4222 nats://b:4222", ["nats://a:4222", "b:4222"]]) {
+      expect(refusal({ ...PROBE, busNodes })).toBe("probe.busNodes must list two or more bus URLs");
+    }
+  });
+
   it("refuses a probe that is null", () => {
     expect(refusal(null)).toBe("probe.url must be an http(s) URL");
   });

@@ -21,6 +21,11 @@ export interface ProbeSettings {
   checks: string[];
   intervalMs: number;
   timeoutMs: number;
+  /**
+   * A hub of several nodes: their URLs (without userinfo), watched so that a node back from an outage is
+   * told to PocketBase at once (sidecar/node-watch.ts). Absent for one node.
+   */
+  busNodes?: string[];
 }
 
 /** What the sidecar writes to the state file once listening, or instead when it cannot start. */
@@ -125,7 +130,10 @@ export interface BusInfoRequest {
 }
 /** From the INFO line a NATS server sends to every new connection, before any authentication. */
 export interface BusInfoResponse {
+  /** New at every start of the server. */
   serverId: string;
+  /** server_name; "" when the server has none. */
+  serverName: string;
   version: string;
   /** Whether persistence (JetStream) is enabled on that server. */
   jetstream: boolean;

@@ -1,8 +1,9 @@
 // The routes through which the sidecar reaches PocketBase (registered in main.pb.ts): the readiness
-// prober's two, and the one it calls once when PocketBase first answers. One place for the paths, shared
+// prober's two, the one it calls once when PocketBase first answers, and the news of a hub node back. One place for the paths, shared
 // by the sidecar (sidecar/prober.ts, sidecar/started.ts) and the request metrics, which leave the sidecar's
 // traffic out. Pure.
 export const SIDECAR_ROUTE_PREFIX = "/api/platform/";
 export const CHECK_PATH = `${SIDECAR_ROUTE_PREFIX}readiness/checks/`;
 export const SNAPSHOT_PATH = `${SIDECAR_ROUTE_PREFIX}readiness/snapshot`;
 export const STARTED_PATH = `${SIDECAR_ROUTE_PREFIX}started`;
+export const NODE_BACK_PATH = `${SIDECAR_ROUTE_PREFIX}bus/node-back`;

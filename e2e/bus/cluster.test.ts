@@ -135,7 +135,7 @@ describe("bus export --nodes 3", () => {
     }
   });
 
-  it("a node down during a revocation and a suspension refuses both within 3 s of coming back", async () => {
+  it("a node down during a revocation and a suspension refuses both within 3 s of coming back, and the platform pushes it what it missed", async () => {
     const revoked = await busUser(w.a.organization.id);
     const suspendedOrg = await w.su.collection("organizations").create({ name: "Suspended while away", code: unique("away"), active: true });
     const ofSuspended = await busUser(suspendedOrg.id);
@@ -148,11 +148,23 @@ describe("bus export --nodes 3", () => {
     await w.su.collection("organizations").update(suspendedOrg.id, { active: false });
     expect(await busAccepts(nodeUrl(0), revoked.creds_file)).toBe(false);
     expect(await busAccepts(nodeUrl(0), ofSuspended.creds_file)).toBe(false);
+    const accountOf = (organization: string) => w.su.collection("bus_accounts").getFirstListItem(`organization = "${organization}"`);
+    for (const organization of [w.a.organization.id, suspendedOrg.id]) {
+      expect((await accountOf(organization)).bus_status).toMatch(/^confirmed by 2 of 3 nodes: bus-hub-1, bus-hub-2 \(every node up; 1 down, pushed to it when it is back\)$/);
+    }
 
     await hub.startNode(2);
     const back = Date.now();
     const refusedBoth = await eventually(async () => !(await busAccepts(nodeUrl(2), revoked.creds_file)) && !(await busAccepts(nodeUrl(2), ofSuspended.creds_file)), 3_000);
     expect(refusedBoth, `still admitted ${Date.now() - back} ms after the restart`).toBe(true);
+    // The platform's own push (the sidecar saw the node back): only a publication rewrites bus_status, and
+    // the minute's reconcile logs no such line.
+    const pushed = await eventually(async () => {
+      const statuses = await Promise.all([w.a.organization.id, suspendedOrg.id].map(async (organization) => (await accountOf(organization)).bus_status as string));
+      return statuses.every((status) => status === "confirmed by 3 of 3 nodes: bus-hub-1, bus-hub-2, bus-hub-3");
+    }, 5_000);
+    expect(pushed, `${Date.now() - back} ms after the restart`).toBe(true);
+    expect(hub.platform.log()).toMatch(/bus: node bus-hub-3 is back; pushed the \d+ account claims it had not confirmed \(\d+ now confirmed\)/);
     expect(await eventually(() => hub.routesUp(2), 10_000)).toBe(true);
   });
 

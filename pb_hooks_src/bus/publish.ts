@@ -35,13 +35,21 @@ export function publishClaim(app: CoreApp, jwt: string): ClaimsReply {
   try {
     const nodes = serverUrls(currentConfig().bus.server_url).length;
     if (nodes === 1) return parseClaimsReply(systemRequest(app, CLAIMS_UPDATE, jwt));
-    // Every listed node answers the ping at once; only while one is down does the ping wait its bound.
-    const up = systemRequestAll(app, SERVER_PING, "", nodes, NODE_PING_WAIT_MS).map(replyServer).filter((name) => name !== "");
+    const up = nodesUp(app);
     return clusterClaimsOutcome(up, systemRequestAll(app, CLAIMS_UPDATE, jwt, up.length), nodes);
   } catch (err) {
     // The sidecar's own words ("the bus at … could not be reached"), not its route's name.
     return { ok: false, message: `the bus has not confirmed it: ${err instanceof SidecarError ? err.reason : reasonOf(err)}` };
   }
+}
+
+/**
+ * The names of the cluster's nodes that answer the system ping: up, and routed to the node the control
+ * plane is connected to. Every listed node answers at once; only while one is down does the ping wait its bound.
+ */
+export function nodesUp(app: CoreApp): string[] {
+  const listed = serverUrls(currentConfig().bus.server_url).length;
+  return systemRequestAll(app, SERVER_PING, "", listed, NODE_PING_WAIT_MS).map(replyServer).filter((name) => name !== "");
 }
 
 /** A system API request every node of a cluster answers: `count` replies, or those within `waitMs`. */

@@ -45,7 +45,7 @@ const MAX_ATTEMPTS = 3;
  * Publishes the account as it is stored now, and again if a write changed it meanwhile: a write's own
  * publication may have run before this one, which must not leave an older state on the bus.
  */
-function publishCurrent(app: CoreApp, n: CollectionNames, id: string): boolean {
+export function publishCurrent(app: CoreApp, n: CollectionNames, id: string): boolean {
   let ok = false;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const before = findRecord(app, n.bus_accounts, id);

@@ -44,9 +44,20 @@ export function clusterClaimsOutcome(upNodes: readonly string[], replies: readon
     else refusals.push(`${server} refused it: ${outcome.message}`);
   }
   const missing = upNodes.filter((node) => !confirmed.includes(node) && !refusals.some((r) => r.startsWith(`${node} `)));
-  const by = `confirmed by ${confirmed.length} of ${configuredNodes} nodes${confirmed.length ? `: ${[...confirmed].sort().join(", ")}` : ""}`;
+  const by = `${CONFIRMED_BY} ${confirmed.length} of ${configuredNodes} nodes${confirmed.length ? `: ${[...confirmed].sort().join(", ")}` : ""}`;
   const problems = [...refusals, ...missing.map((node) => `${node} did not answer`)];
   if (problems.length > 0 || confirmed.length === 0) return { ok: false, message: [...problems, by].join("; ") };
   const down = configuredNodes - confirmed.length;
-  return { ok: true, message: down > 0 ? `${by} (every node up; ${down} down, to be brought up to date by the others when back)` : by };
+  return { ok: true, message: down > 0 ? `${by} (every node up; ${down} down, pushed to it when it is back)` : by };
+}
+
+const CONFIRMED_BY = "confirmed by";
+
+/**
+ * The nodes a cluster outcome (a bus_status written from clusterClaimsOutcome) names as having confirmed
+ * the claim; none for any other status (a refusal, a single server's reply, a bus that did not answer).
+ */
+export function confirmedNodes(status: string): string[] {
+  const names = new RegExp(`(?:^|; )${CONFIRMED_BY} \\d+ of \\d+ nodes: ([^;(]+)`).exec(status)?.[1];
+  return names === undefined ? [] : names.split(",").map((name) => name.trim()).filter((name) => name !== "");
 }

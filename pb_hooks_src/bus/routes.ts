@@ -4,10 +4,13 @@ import { forbidden } from "../lib/errors";
 import { entityTag, noneMatchHits } from "../lib/etag";
 import { requestOf } from "../lib/events";
 import { readJsonObject, respond } from "../lib/request";
+import { requiredString } from "../lib/body";
+import { requireSidecarCaller } from "../lib/sidecar-caller";
 import { MANAGERS } from "../lib/roles";
 import { collectionNames } from "../schema/names";
 import { activeMembership } from "../tenancy/active";
 import { manageSigningKeys } from "./keys";
+import { pushClaimsMissedBy } from "./node-back";
 import { leafConfig } from "./leaf";
 import { rotateOwnCredential } from "./rotate";
 
@@ -49,5 +52,13 @@ export function signingKeysRoute(e: core.RequestEvent): void {
     // The role before the body: a caller who may not act learns nothing about what a valid body looks like.
     if (!MANAGERS.includes(caller.role)) throw forbidden("managing signing keys needs the owner or admin role");
     return { status: 200, body: manageSigningKeys(e.app, n, caller, readJsonObject(e)) };
+  });
+}
+
+/** POST /api/platform/bus/node-back (the sidecar only): a hub node is back; push it the claims it missed. */
+export function nodeBackRoute(e: core.RequestEvent): void {
+  respond(e, () => {
+    requireSidecarCaller(e);
+    return { status: 200, body: pushClaimsMissedBy(e.app, requiredString(readJsonObject(e), "name")) };
   });
 }

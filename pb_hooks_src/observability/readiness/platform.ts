@@ -4,9 +4,12 @@
 import type { ProbeSettings } from "../../../common/sidecar/protocol";
 import { parseDuration } from "../../../common/config/duration";
 import { currentConfig } from "../../config/runtime";
+import { serverUrls } from "../../bus/server-port";
+import { withoutCredentials } from "../../../common/url-text";
 import { requestOf } from "../../lib/events";
 import { readJsonObject, respond } from "../../lib/request";
-import { isSidecarAuthorization, sidecarCall } from "../../lib/sidecar";
+import { sidecarCall } from "../../lib/sidecar";
+import { requireSidecarCaller } from "../../lib/sidecar-caller";
 import { notFound } from "../../lib/errors";
 import { CHECKS, CHECK_NAMES } from "./checks";
 import { panicked, type CheckResult } from "../../../common/readiness/report";
@@ -16,21 +19,23 @@ import { readSnapshot, startedAtMs, writeSnapshot } from "./snapshot";
 
 export { markStarted } from "./snapshot";
 
-/** The prober's settings, handed to the sidecar when it starts under `serve`. */
+/** The prober's settings, handed to the sidecar when it starts under `serve`, with a hub's nodes to watch. */
 export function proberSettings(): ProbeSettings {
-  const { readiness } = currentConfig();
+  const { readiness, bus } = currentConfig();
+  const nodes = serverUrls(bus.server_url).map(withoutCredentials);
   return {
     ...selfUrl($os.args),
     checks: [...CHECK_NAMES],
     intervalMs: Math.max(1, Math.round(parseDuration(readiness.interval))),
     timeoutMs: Math.max(1, Math.round(parseDuration(readiness.timeout))),
+    ...(nodes.length > 1 ? { busNodes: nodes } : {}),
   };
 }
 
 /** POST /api/platform/readiness/checks/{name} (the prober only): runs one check here, first-hand. */
 export function checkRoute(e: core.RequestEvent): void {
   respond(e, () => {
-    requireProber(e);
+    requireSidecarCaller(e);
     const name = requestOf(e).pathValue("name");
     const check = CHECKS[name];
     if (!Object.prototype.hasOwnProperty.call(CHECKS, name) || !check) throw notFound("no such check");
@@ -53,7 +58,7 @@ export function checkRoute(e: core.RequestEvent): void {
 /** POST /api/platform/readiness/snapshot (the prober only): the probe's results become the served snapshot. */
 export function snapshotRoute(e: core.RequestEvent): void {
   respond(e, () => {
-    requireProber(e);
+    requireSidecarCaller(e);
     const { results, tookMs } = parseSnapshotPost(readJsonObject(e), CHECK_NAMES);
     writeSnapshot({ results, tookMs, probedAtMs: Date.now() });
     return { status: 200, body: { ok: true } };
@@ -66,15 +71,10 @@ export function snapshotRoute(e: core.RequestEvent): void {
  */
 export function answerStarted(e: core.RequestEvent, work: (app: CoreApp) => void): void {
   respond(e, () => {
-    requireProber(e);
+    requireSidecarCaller(e);
     work($app);
     return { status: 200, body: { ok: true } };
   });
-}
-
-/** Anyone but the running sidecar gets the same 404 as a path that does not exist. */
-function requireProber(e: core.RequestEvent): void {
-  if (!isSidecarAuthorization(requestOf(e).header.get("Authorization"))) throw notFound("The requested resource wasn't found.");
 }
 
 export const WATCHDOG_JOB = "platform_readiness_watchdog";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { clusterReachability } from "./bus-nodes";
 
-const info = (jetstream = true) => ({ serverId: "N", version: "2.15.2", jetstream });
+const info = (jetstream = true) => ({ serverId: "N", serverName: "bus-hub-1", version: "2.15.2", jetstream });
 const up = (n: number, jetstream = true) => ({ server: `nats://n${n}:4222`, info: info(jetstream) });
 const down = (n: number) => ({ server: `nats://n${n}:4222`, problem: `nothing listens on n${n}:4222 (connection refused)` });
 
