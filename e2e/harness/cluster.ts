@@ -1,5 +1,6 @@
 // A platform whose bus is a hub of three nodes from `bus export --nodes 3`, all on 127.0.0.1 with every
-// port stepped by the node's index, and bus.server_url naming every node. For e2e/bus/cluster.test.ts and
+// port stepped by the node's index, and bus.server_url naming every node (and, asked, bus.websocket_urls
+// every node's websocket listener). For e2e/bus/cluster.test.ts, e2e/console/cluster-live.test.ts and
 // bench/bus-cluster.bench.ts.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -21,6 +22,11 @@ export interface ClusterPorts {
   cluster: number;
 }
 
+export interface PlatformWithClusterOptions extends PlatformOptions {
+  /** Serve every node's websocket listener as bus.websocket_urls (GET /api/client-config), as a browser dials them. */
+  advertiseWebsocket?: boolean;
+}
+
 export interface PlatformWithCluster {
   platform: Platform;
   /** The first node's ports; node i's are these plus i. */
@@ -28,6 +34,8 @@ export interface PlatformWithCluster {
   /** The folder `bus export` wrote: node-1/, node-2/, node-3/. */
   out: string;
   nodeUrl(index: number): string;
+  /** The node's websocket listener, as a browser dials it. */
+  websocketUrl(index: number): string;
   monitor<T>(index: number, path: string): Promise<T>;
   /** Whether the node has its routes to every other node. */
   routesUp(index: number): Promise<boolean>;
@@ -41,12 +49,15 @@ export interface PlatformWithCluster {
   stop(): Promise<void>;
 }
 
-export async function startPlatformWithCluster(options: PlatformOptions = {}): Promise<PlatformWithCluster> {
+export async function startPlatformWithCluster(options: PlatformWithClusterOptions = {}): Promise<PlatformWithCluster> {
+  const { advertiseWebsocket, ...platformOptions } = options;
   const [client, websocket, leafnode, monitorPort, cluster] = await freePortRuns(5, NODES);
   const first: ClusterPorts = { client, websocket, leafnode, monitor: monitorPort, cluster };
   const nodeUrl = (index: number) => `nats://127.0.0.1:${client + index}`;
+  const websocketUrl = (index: number) => `ws://127.0.0.1:${websocket + index}`;
   const everyNode = Array.from({ length: NODES }, (_, index) => nodeUrl(index)).join(" ");
-  const platform = await startPlatform({ port: await freePort(), ...options, env: { PLATFORM_BUS_SERVER_URL: everyNode, ...options.env } });
+  const advertised: Record<string, string> = advertiseWebsocket ? { PLATFORM_BUS_WEBSOCKET_URLS: Array.from({ length: NODES }, (_, index) => websocketUrl(index)).join(" ") } : {};
+  const platform = await startPlatform({ port: await freePort(), ...platformOptions, env: { PLATFORM_BUS_SERVER_URL: everyNode, ...advertised, ...platformOptions.env } });
   const out = mkdtempSync(join(tmpdir(), "platform-cluster-"));
   const servers: (NatsServer | undefined)[] = [];
   const stopAll = async () => {
@@ -83,6 +94,7 @@ export async function startPlatformWithCluster(options: PlatformOptions = {}): P
     first,
     out,
     nodeUrl,
+    websocketUrl,
     monitor,
     routesUp,
     node: (index) => {
