@@ -31,12 +31,24 @@ export interface AgentProcess {
 interface AgentOptions {
   env?: Record<string, string>;
   cwd?: string;
+  /**
+   * Runs the agent, and the processes it starts, in a mount namespace where this file is /etc/hosts: a
+   * host name with several addresses, as DNS serves a name with a record per hub node. Needs root.
+   */
+  hostsFile?: string;
 }
 
 /** The bundle's environment: only the variables given (a developer's AGENT_* must not leak into the test). */
 function agentEnv(options: AgentOptions): NodeJS.ProcessEnv {
   if (!existsSync(AGENT_BUNDLE)) throw new Error(`${AGENT_BUNDLE} is missing: run make agent`);
   return { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", ...options.env };
+}
+
+/** `command` in a mount namespace of its own whose /etc/hosts is `hostsFile`; exec all the way, so the pid is the command's. */
+function withHostsFile(hostsFile: string | undefined, command: string[]): string[] {
+  if (hostsFile === undefined) return command;
+  if (process.getuid && process.getuid() !== 0) throw new Error(`an agent with its own /etc/hosts needs root (a mount namespace; running as uid ${process.getuid()})`);
+  return ["unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c", 'mount --bind "$0" /etc/hosts && exec "$@"', hostsFile, ...command];
 }
 
 /** Runs an agent command to completion (e.g. `enroll`) with `input` on stdin, bounded in time; code -1 when killed. */
@@ -74,9 +86,10 @@ export async function enrollAgent(platformUrl: string, thing: Pick<MadeThing, "e
  * `agent run` on an enrolled state_dir, its /ready and /metrics on `port` (a free one by default) at `url`,
  * probed every 500 ms; `env` adds the scenario's settings.
  */
-export async function runEnrolled(stateDir: string, env: Record<string, string>, port?: number): Promise<{ agent: AgentProcess; url: string }> {
-  const observed = port ?? (await freePort());
+export async function runEnrolled(stateDir: string, env: Record<string, string>, options: Pick<AgentOptions, "hostsFile"> = {}): Promise<{ agent: AgentProcess; url: string }> {
+  const observed = await freePort();
   const agent = startAgent(["run"], {
+    ...options,
     env: { AGENT_STATE_DIR: stateDir, AGENT_OBSERVABILITY_ADDR: `127.0.0.1:${observed}`, AGENT_OBSERVABILITY_INTERVAL: "500ms", ...env },
   });
   return { agent, url: `http://127.0.0.1:${observed}` };
@@ -84,7 +97,8 @@ export async function runEnrolled(stateDir: string, env: Record<string, string>,
 
 export function startAgent(args: string[], options: AgentOptions = {}): AgentProcess {
   const env = agentEnv(options);
-  const child = spawn(process.execPath, [...AGENT_NODE_FLAGS, AGENT_BUNDLE, ...args], { env, cwd: options.cwd ?? REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  const [file, ...argv] = withHostsFile(options.hostsFile, [process.execPath, ...AGENT_NODE_FLAGS, AGENT_BUNDLE, ...args]);
+  const child = spawn(file, argv, { env, cwd: options.cwd ?? REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] });
   const logs: LogLine[] = [];
   const waiters: Array<{ match: (line: LogLine) => boolean; resolve: (line: LogLine) => void }> = [];
   let stderr = "";

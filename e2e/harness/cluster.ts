@@ -2,13 +2,13 @@
 // port stepped by the node's index, and bus.server_url naming every node (and, asked, bus.websocket_urls
 // every node's websocket listener). For e2e/bus/cluster.test.ts, e2e/console/cluster-live.test.ts and
 // bench/bus-cluster.bench.ts.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eventually } from "./bus";
 import { startNatsServer, type NatsServer } from "./nats";
 import { startPlatform, type Platform, type PlatformOptions } from "./platform";
-import { freePort, freePortRuns } from "./ports";
+import { freePort, freePortRuns, freePorts } from "./ports";
 
 export const NODES = 3;
 /** The name of the control plane's own bus connection (sidecar/nats.ts). */
@@ -25,14 +25,23 @@ export interface ClusterPorts {
 export interface PlatformWithClusterOptions extends PlatformOptions {
   /** Serve every node's websocket listener as bus.websocket_urls (GET /api/client-config), as a browser dials them. */
   advertiseWebsocket?: boolean;
+  /**
+   * Each node on a loopback address of its own (127.0.0.1, 127.0.0.2, 127.0.0.3) with the same ports, as
+   * nodes on separate machines have them (`--node-hosts`); by default all on 127.0.0.1, ports stepped.
+   */
+  addressPerNode?: boolean;
+  /** bus.leaf_url: this host name at the nodes' leafnode port (with addressPerNode, one port for every node). */
+  leafHostName?: string;
 }
 
 export interface PlatformWithCluster {
   platform: Platform;
-  /** The first node's ports; node i's are these plus i. */
+  /** The first node's ports; node i's are these plus i, or the same with addressPerNode. */
   first: ClusterPorts;
   /** The folder `bus export` wrote: node-1/, node-2/, node-3/. */
   out: string;
+  /** The node's address: 127.0.0.1, or 127.0.0.<index + 1> with addressPerNode. */
+  host(index: number): string;
   nodeUrl(index: number): string;
   /** The node's websocket listener, as a browser dials it. */
   websocketUrl(index: number): string;
@@ -50,13 +59,17 @@ export interface PlatformWithCluster {
 }
 
 export async function startPlatformWithCluster(options: PlatformWithClusterOptions = {}): Promise<PlatformWithCluster> {
-  const { advertiseWebsocket, ...platformOptions } = options;
-  const [client, websocket, leafnode, monitorPort, cluster] = await freePortRuns(5, NODES);
+  const { advertiseWebsocket, addressPerNode, leafHostName, ...platformOptions } = options;
+  // Nodes of their own addresses take the same ports: nothing else binds 127.0.0.2 or 127.0.0.3.
+  const [client, websocket, leafnode, monitorPort, cluster] = addressPerNode ? await freePorts(5) : await freePortRuns(5, NODES);
   const first: ClusterPorts = { client, websocket, leafnode, monitor: monitorPort, cluster };
-  const nodeUrl = (index: number) => `nats://127.0.0.1:${client + index}`;
-  const websocketUrl = (index: number) => `ws://127.0.0.1:${websocket + index}`;
+  const host = (index: number) => (addressPerNode ? `127.0.0.${index + 1}` : "127.0.0.1");
+  const at = (port: number, index: number) => `${host(index)}:${addressPerNode ? port : port + index}`;
+  const nodeUrl = (index: number) => `nats://${at(client, index)}`;
+  const websocketUrl = (index: number) => `ws://${at(websocket, index)}`;
   const everyNode = Array.from({ length: NODES }, (_, index) => nodeUrl(index)).join(" ");
   const advertised: Record<string, string> = advertiseWebsocket ? { PLATFORM_BUS_WEBSOCKET_URLS: Array.from({ length: NODES }, (_, index) => websocketUrl(index)).join(" ") } : {};
+  if (leafHostName) advertised.PLATFORM_BUS_LEAF_URL = `nats-leaf://${leafHostName}:${leafnode}`;
   const platform = await startPlatform({ port: await freePort(), ...platformOptions, env: { PLATFORM_BUS_SERVER_URL: everyNode, ...advertised, ...platformOptions.env } });
   const out = mkdtempSync(join(tmpdir(), "platform-cluster-"));
   const servers: (NatsServer | undefined)[] = [];
@@ -65,7 +78,7 @@ export async function startPlatformWithCluster(options: PlatformWithClusterOptio
     await platform.stop();
     rmSync(out, { recursive: true, force: true });
   };
-  const monitor = async <T>(index: number, path: string): Promise<T> => (await (await fetch(`http://127.0.0.1:${monitorPort + index}${path}`)).json()) as T;
+  const monitor = async <T>(index: number, path: string): Promise<T> => (await (await fetch(`http://${at(monitorPort, index)}${path}`)).json()) as T;
   const routesUp = async (index: number) => {
     try {
       return (await monitor<{ num_routes: number }>(index, "/routez")).num_routes >= NODES - 1;
@@ -79,6 +92,7 @@ export async function startPlatformWithCluster(options: PlatformWithClusterOptio
       "bus", "export", "--out", out, "--nodes", String(NODES),
       "--port", String(client), "--websocket-port", String(websocket), "--leafnode-port", String(leafnode),
       "--monitor-port", String(monitorPort), "--cluster-port", String(cluster),
+      ...(addressPerNode ? ["--node-hosts", Array.from({ length: NODES }, (_, index) => host(index)).join(",")] : []),
     ]);
     if (exported.code !== 0) throw new Error(`bus export failed: ${exported.stdout}${exported.stderr}`);
     for (let index = 0; index < NODES; index++) await startNode(index);
@@ -93,6 +107,7 @@ export async function startPlatformWithCluster(options: PlatformWithClusterOptio
     platform,
     first,
     out,
+    host,
     nodeUrl,
     websocketUrl,
     monitor,
@@ -120,4 +135,24 @@ export async function startPlatformWithCluster(options: PlatformWithClusterOptio
     },
     stop: stopAll,
   };
+}
+
+/**
+ * Writes `<dir>/hosts`: this machine's /etc/hosts plus `name` with the address of every node, what a DNS
+ * name with a record per node serves (for an agent's hostsFile, e2e/harness/agent.ts). Returns its path.
+ */
+export function hostsFileNamingEveryNode(hub: PlatformWithCluster, name: string, dir: string): string {
+  const path = join(dir, "hosts");
+  const records = Array.from({ length: NODES }, (_, index) => `${hub.host(index)} ${name}`).join("\n");
+  writeFileSync(path, `${readFileSync("/etc/hosts", "utf8")}\n${records}\n`);
+  return path;
+}
+
+/** The running node whose /leafz lists a leaf of that name (a gateway's code); undefined while none does. */
+export async function nodeOfLeaf(hub: PlatformWithCluster, leafName: string): Promise<number | undefined> {
+  for (let index = 0; index < NODES; index++) {
+    const leafz = await hub.monitor<{ leafs?: { name: string }[] }>(index, "/leafz").catch(() => undefined);
+    if (leafz?.leafs?.some((leaf) => leaf.name === leafName)) return index;
+  }
+  return undefined;
 }

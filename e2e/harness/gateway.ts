@@ -24,6 +24,12 @@ export interface GatewayTimings {
   kv?: { mirrors: string[]; relays: string[] };
 }
 
+/** Where the site runs: by default with the machine's own /etc/hosts. */
+export interface SitePlace {
+  /** The agent and its leaf see this file as /etc/hosts (e2e/harness/agent.ts). */
+  hostsFile?: string;
+}
+
 export interface GatewaySite {
   su: PocketBase;
   operator: PocketBase;
@@ -49,7 +55,7 @@ export interface GatewaySite {
   stop(): Promise<void>;
 }
 
-export async function startGatewaySite(bus: PlatformWithBus, timings: GatewayTimings): Promise<GatewaySite> {
+export async function startGatewaySite(bus: Pick<PlatformWithBus, "platform" | "busUrl">, timings: GatewayTimings, place: SitePlace = {}): Promise<GatewaySite> {
   const scratch = mkdtempSync(join(tmpdir(), "agent-gateway-"));
   const open: NatsConnection[] = [];
   const { su, operator, owner, organizationId } = await createFleet(bus.platform, "Site fleet");
@@ -71,7 +77,7 @@ export async function startGatewaySite(bus: PlatformWithBus, timings: GatewayTim
     AGENT_GATEWAY_UPLINK_RESTART_AFTER: timings.uplinkRestartAfter,
     AGENT_GATEWAY_KV_MIRRORS: (timings.kv?.mirrors ?? []).join(" "),
     AGENT_GATEWAY_KV_RELAYS: (timings.kv?.relays ?? []).join(" "),
-  });
+  }, place);
   return {
     su, operator, owner, organizationId, agent, url, leafUrl, monitorPort, gatewayCode: made.code, gatewayBusUser, stateDir,
     async device() {

@@ -101,6 +101,7 @@ export function exportNodes(flags: ExportFlags, config: { serverUrl: string; per
       websocketPort: step(base.websocketPort, index),
       leafnodePort: step(base.leafnodePort, index),
       monitorPort: step(base.monitorPort, index),
+      monitorHost: flags.monitorHost || monitorHostOf(host),
       cluster: {
         name: base.serverName,
         host,
@@ -132,6 +133,14 @@ function nodeHosts(text: string, count: number, host: string): string[] {
     throw new ServerConfigError(`--node-hosts names ${hosts.filter((h) => h !== "").length} addresses for ${count} nodes: give one per node, comma-separated`);
   }
   return hosts;
+}
+
+/**
+ * Monitoring stays on loopback: a node's own address when that is a loopback one (nodes on 127.0.0.1,
+ * 127.0.0.2, ... of one machine, each with the same ports), else 127.0.0.1 of the node's machine.
+ */
+function monitorHostOf(nodeHost: string): string {
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(nodeHost) || nodeHost === "::1" ? nodeHost : EXPORT_DEFAULTS.monitorHost;
 }
 
 /** An IPv6 literal in a route URL is bracketed. */

@@ -174,6 +174,17 @@ describe("exportNodes", () => {
     expect(natsServerConfig(nodes[0].input)).toContain('"nats-route://[fd00::3]:7000"');
   });
 
+  it("keeps monitoring on loopback: the node's own loopback address, else 127.0.0.1 of its machine", () => {
+    const onLoopback = exportNodes({ ...flags, nodes: "3", nodeHosts: "127.0.0.1,127.0.0.2,127.0.0.3" }, config, operator);
+    expect(onLoopback.map((n) => [n.input.host, n.input.monitorHost, n.input.monitorPort, n.input.port])).toEqual([
+      ["127.0.0.1", "127.0.0.1", 8222, 4222],
+      ["127.0.0.2", "127.0.0.2", 8222, 4222],
+      ["127.0.0.3", "127.0.0.3", 8222, 4222],
+    ]);
+    expect(exportNodes({ ...flags, nodes: "3", nodeHosts: "10.0.0.1,10.0.0.2,10.0.0.3" }, config, operator).map((n) => n.input.monitorHost)).toEqual(["127.0.0.1", "127.0.0.1", "127.0.0.1"]);
+    expect(exportNodes({ ...flags, nodes: "3", nodeHosts: "127.0.0.1,127.0.0.2,127.0.0.3", monitorHost: "127.0.0.9" }, config, operator)[1].input.monitorHost).toBe("127.0.0.9");
+  });
+
   it("refuses two nodes with the reason, and any count but 1 or an odd number from 3", () => {
     expect(() => exportNodes({ ...flags, nodes: "2" }, config, operator)).toThrow(/--nodes 2 is refused: two nodes have no majority/);
     for (const nodes of ["0", "4", "6", "11", "x", "3.0", "-3"]) {
