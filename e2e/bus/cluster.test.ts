@@ -4,7 +4,8 @@
 // confirms by name; a revocation reaches clients on every node; the node the control plane is connected to
 // can be killed and the next claim is still confirmed, while /api/ready's bus_reachable warns; an agent
 // given every node moves to another when its node dies; a node that was down while a user was revoked and
-// an organization suspended refuses both within 3 s once it is back.
+// an organization suspended refuses both within 3 s once it is back, and the platform pushes it the claims it
+// missed as soon as its sidecar sees it back. A suspended organization is dropped on every node.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -91,17 +92,31 @@ describe("bus export --nodes 3", () => {
     for (let index = 0; index < NODES; index++) expect(await busAccepts(nodeUrl(index), user.creds_file), `node ${index + 1}`).toBe(false);
   });
 
-  it("loses the node the control plane is connected to and still confirms the next claim on the others; bus_reachable warns", async () => {
+  it("a suspended organization's clients are dropped on every node within 2 s", async () => {
+    const organization = await w.su.collection("organizations").create({ name: "Suspended everywhere", code: unique("susp"), active: true });
+    const user = await busUser(organization.id);
+    for (let index = 0; index < NODES; index++) expect(await eventually(() => busAccepts(nodeUrl(index), user.creds_file), 5_000), `node ${index + 1}`).toBe(true);
+    const clients = await Promise.all([0, 1, 2].map((index) => dial(index, user.creds_file)));
+    await w.su.collection("organizations").update(organization.id, { active: false });
+    for (const [index, nc] of clients.entries()) expect(await closedWithin(nc, 2_000), `node ${index + 1}`).toBe(true);
+    for (let index = 0; index < NODES; index++) expect(await busAccepts(nodeUrl(index), user.creds_file), `node ${index + 1}`).toBe(false);
+  });
+
+  it("loses the node the control plane is connected to: the next Thing works on the others and its revocation's claim is confirmed by them; bus_reachable warns", async () => {
     const connected = await hub.nodeHolding(SIDECAR);
-    const user = await busUser(w.a.organization.id);
     await hub.killNode(connected);
     try {
+      const made = await postThing(await w.client("owner"), { name: unique("after-kill"), bus: { mode: "auto" } });
+      const thing = await w.su.collection("things").getOne(made.id);
+      const user = await w.su.collection("bus_users").getOne(thing.bus_user as string);
+      const survivors = [0, 1, 2].filter((i) => i !== connected);
+      for (const index of survivors) expect(await busAccepts(nodeUrl(index), user.creds_file)).toBe(true);
       await (await w.client("owner")).collection("bus_users").update(user.id, { active: false });
       const account = await w.su.collection("bus_accounts").getFirstListItem(`organization = "${w.a.organization.id}"`);
       expect(account.bus_confirmed).toBe(true);
       expect(account.bus_status).toMatch(/^confirmed by 2 of 3 nodes: bus-hub-\d, bus-hub-\d \(every node up; 1 down/);
       expect(account.bus_status).not.toContain(`bus-hub-${connected + 1}`);
-      for (const index of [0, 1, 2].filter((i) => i !== connected)) expect(await busAccepts(nodeUrl(index), user.creds_file)).toBe(false);
+      for (const index of survivors) expect(await busAccepts(nodeUrl(index), user.creds_file)).toBe(false);
       const warned = await checkBecomes(hub.platform.url, "bus_reachable", "warn", { withinMs: 10_000 });
       expect(checkOf(warned.body, "bus_reachable").detail).toContain("2 of 3 bus nodes answer");
     } finally {
