@@ -38,7 +38,7 @@ const KEYS: KeySpecs<PlatformConfig> = {
   "bus.leaf_url": {
     type: "string",
     default: "",
-    meaning: "Where an edge leaf dials the hub (hub_leaf_url): nats-leaf://, tls:// or bus-leaf://; empty: no edge box can bootstrap.",
+    meaning: "Where an edge leaf dials the hub (hub_leaf_url): nats-leaf://, tls:// or bus-leaf://; for a hub cluster one name with an address per node; empty: no edge box can bootstrap.",
   },
   "bus.persist_domain": {
     type: "string",
