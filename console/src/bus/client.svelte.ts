@@ -210,6 +210,8 @@ async function run(mine: number): Promise<void> {
       return;
     }
     failures = 0;
+    // nats-core also asked the handler for this first connect: the first outage starts from the first step.
+    outage.attempts = 0;
     connection = nc;
     bus.state = "connected";
     bus.server = nc.getServer();
