@@ -3,6 +3,7 @@
 // full library (platform.ts) is compiled by the first handler that needs it, once the listener is open:
 // compiling it in the loader took ~50 ms of every start (docs/performance.md "Start and footprint").
 import { startEmbeddedIfEnabled } from "./bus/embedded";
+import { startReplicationIfWanted } from "./replication/process";
 import { startSidecarWithServe } from "./lib/sidecar";
 import { markStarted, proberSettings } from "./observability/readiness/platform";
 import { turnOffInstaller } from "./tenancy/installer";
@@ -13,6 +14,7 @@ export { start } from "./startup";
 export { hookTags } from "./hooks";
 export { stopSidecar } from "./lib/sidecar";
 export { embeddedBusWanted } from "./bus/embedded";
+export { replicationWanted } from "./replication/process";
 export { auditCollectionName, mirrorsToConsole, verboseCollections } from "./audit/handlers";
 export { RETENTION_JOB, retentionSchedule } from "./audit/retention-job";
 export { RECONCILE_JOB, RECONCILE_SCHEDULE } from "./bus/reconcile";
@@ -21,7 +23,7 @@ export { enabled as metricsEnabled } from "./observability/metrics/platform";
 
 /**
  * serve's onBootstrap: the uptime's start; the embedded nats-server (`serve --bus`), which answers before
- * bootstrap returns (or refuses the start); the installer's placeholder SuperUser removed
+ * bootstrap returns (or refuses the start); Litestream's supervisor (replication.enabled), not waited for; the installer's placeholder SuperUser removed
  * (tenancy/installer.ts) and a database newer than this release named; then the sidecar's Node process,
  * spawned and not waited for. In that order because Node's start takes a core for ~40 ms, which
  * nats-server's start, waited for, would otherwise share. Every bus account converges later, at
@@ -30,6 +32,7 @@ export { enabled as metricsEnabled } from "./observability/metrics/platform";
 export function startServing(app: CoreApp): void {
   markStarted();
   startEmbeddedIfEnabled(app);
+  startReplicationIfWanted(app);
   if ($os.args.includes("serve")) {
     turnOffInstaller(app);
     warnNewerDatabase(app);

@@ -16,6 +16,15 @@ declare var platformServing: Serving | undefined;
 const loader = require(`${__hooks}/lib/loader.js`) as Loader;
 loader.start();
 
+// replication.enabled under serve: Litestream stops with serve, after its last upload (replication/process.ts);
+// bound first, so that the upload still finds the embedded bus.
+if (loader.replicationWanted()) {
+  onTerminate((e) => {
+    (require(`${__hooks}/lib/platform.js`) as Platform).replication.stop(e.app);
+    e.next();
+  });
+}
+
 // `serve --bus`: the nats-server child stops with serve (bus/embedded.ts; onBootstrap below starts it).
 if (loader.embeddedBusWanted()) {
   onTerminate((e) => {

@@ -11,6 +11,7 @@ import { certAuditRoute, rotateCaRoute } from "./overlay/routes";
 import { revokeInactiveHosts } from "./overlay/revocation-backfill";
 import { acceptInviteRoute, clientConfigRoute } from "./tenancy/routes";
 import { stopEmbedded } from "./bus/embedded";
+import { stopReplication } from "./replication/process";
 import { reconcileAccounts, reconcileAtStart } from "./bus/reconcile";
 import { leafConfigRoute, nodeBackRoute, rotateRoute, signingKeysRoute } from "./bus/routes";
 import { answerStarted } from "./observability/readiness/platform";
@@ -62,6 +63,8 @@ export const routes = {
 export const bus = { leafConfigRoute, rotateRoute, signingKeysRoute, reconcileAccounts, nodeBackRoute };
 // `serve --bus`: the nats-server child's stop (onTerminate; loader.ts#startServing starts it).
 export const busServer = { stop: stopEmbedded };
+// replication.enabled under serve: Litestream's stop (onTerminate; loader.ts#startServing starts it).
+export const replication = { stop: stopReplication };
 
 export * as readiness from "./observability/readiness/platform";
 export * as metrics from "./observability/metrics/platform";

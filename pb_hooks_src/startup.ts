@@ -9,6 +9,7 @@ import { registerBootstrapCommand } from "./tenancy/commands";
 import { registerAuditCommand } from "./audit/commands";
 import { registerBusCommand } from "./bus/commands";
 import { recordEmbeddedBus } from "./bus/embedded";
+import { recordReplication } from "./replication/process";
 import { publishCollectionNames } from "./lib/serving-names";
 import { publishConsoleHeaders } from "./console-page/middleware";
 import { collectionNames } from "./schema/names";
@@ -33,4 +34,5 @@ export function start(): void {
   registerAuditCommand(rootCommand());
   registerBusCommand(rootCommand());
   recordEmbeddedBus();
+  recordReplication();
 }

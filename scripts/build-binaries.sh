@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Provides bin/pocketbase, bin/nats-server, bin/nebula and bin/nebula-cert at the versions pinned in
+# Provides bin/pocketbase, bin/nats-server, bin/nebula, bin/nebula-cert and bin/litestream at the versions pinned in
 # scripts/binaries.env, built from their Go modules. A binary already at its pinned version is kept.
-# POCKETBASE_BIN, NATS_SERVER_BIN, NEBULA_BIN and NEBULA_CERT_BIN may point at existing binaries instead.
+# POCKETBASE_BIN, NATS_SERVER_BIN, NEBULA_BIN, NEBULA_CERT_BIN and LITESTREAM_BIN may point at existing binaries instead.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=binaries.env
@@ -45,3 +45,4 @@ provide pocketbase github.com/pocketbase/pocketbase/examples/base "$POCKETBASE_V
 provide nats-server github.com/nats-io/nats-server/v2 "$NATS_SERVER_VERSION" NATS_SERVER_BIN
 provide nebula github.com/slackhq/nebula/cmd/nebula "$NEBULA_VERSION" NEBULA_BIN
 provide nebula-cert github.com/slackhq/nebula/cmd/nebula-cert "$NEBULA_VERSION" NEBULA_CERT_BIN
+provide litestream github.com/benbjohnson/litestream/cmd/litestream "$LITESTREAM_VERSION" LITESTREAM_BIN

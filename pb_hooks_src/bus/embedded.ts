@@ -7,20 +7,12 @@ import { currentConfig } from "../config/runtime";
 import { firstLineOf } from "../lib/errors";
 import { stderr } from "../lib/std-streams";
 import { withoutCredentials } from "../../common/url-text";
-import { rootCommand } from "../lib/events";
-import { commandName } from "./command-line";
+import { invokedCommand } from "../lib/flags";
 import { clientPortOf, jetstreamDomainOf, serverUrlPort, serverUrls } from "./server-port";
 import { answered, awaitAnswerArgs, dialHost, parsePreflight, preflightArgs, supervisorArgs, supervisorEnv } from "./supervisor";
 
 // PocketBase's goja exposes process.env; the generated declarations omit it.
 declare const process: { env: Record<string, string | undefined> };
-
-/** pflag.Flag fields read here; the generated types give FlagSet as `any`. */
-interface FlagInfo {
-  name: string;
-  shorthand: string;
-  noOptDefVal: string;
-}
 
 interface Supervised {
   cmd: exec.Cmd;
@@ -142,16 +134,6 @@ function outputOf(cmd: exec.Cmd): string {
   } catch {
     return "";
   }
-}
-
-function invokedCommand(): string {
-  const valued = new Set<string>();
-  (rootCommand().persistentFlags() as { visitAll(fn: (flag: FlagInfo) => void): void }).visitAll((flag) => {
-    if (flag.noOptDefVal !== "") return;
-    valued.add(flag.name);
-    if (flag.shorthand) valued.add(flag.shorthand);
-  });
-  return commandName($os.args.slice(1), (name) => valued.has(name));
 }
 
 /** A refused configuration: one line and status 2, like every configuration refusal. */

@@ -101,6 +101,18 @@ const KEYS: KeySpecs<PlatformConfig> = {
     default: "",
     meaning: "Directory of overrides for branding.json, logo.svg, theme.css; empty: embedded defaults.",
   },
+  "replication.enabled": {
+    type: "bool",
+    default: false,
+    meaning: "Under serve, stream the record store (data.db) continuously to its replica with Litestream (docs/operations.md \"Disaster recovery\").",
+  },
+  "replication.url": {
+    type: "string",
+    default: "",
+    meaning: "Where the replica lives: a Litestream replica URL (file:///path, s3://bucket/path, ...); empty: the bus's own object store, bucket replication.bucket.",
+  },
+  "replication.bucket": { type: "string", default: "platform-records", meaning: "The object store bucket of the replica on the bus (letters, digits, - and _)." },
+  "replication.sync_interval": { type: "string", default: "1s", meaning: "Duration between uploads of the database's new pages to the replica." },
 };
 
 /** The control plane's table: PLATFORM_* variables. */

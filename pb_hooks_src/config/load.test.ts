@@ -77,6 +77,7 @@ const DEFAULTS: PlatformConfig = {
   readiness: { interval: "15s", timeout: "5s" },
   metrics: { enabled: true, token: "" },
   branding: { dir: "" },
+  replication: { enabled: false, url: "", bucket: "platform-records", sync_interval: "1s" },
 };
 
 describe("loadConfig: defaults", () => {

@@ -48,4 +48,11 @@ export interface PlatformConfig {
   readiness: { interval: string; timeout: string };
   metrics: { enabled: boolean; token: string };
   branding: { dir: string };
+  replication: {
+    enabled: boolean;
+    /** A Litestream replica URL (file://, s3://, ...); empty: the bus's own object store. */
+    url: string;
+    bucket: string;
+    sync_interval: string;
+  };
 }

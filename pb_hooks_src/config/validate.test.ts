@@ -214,3 +214,23 @@ describe("validateConfig", () => {
     });
   });
 });
+
+describe("replication", () => {
+  it("accepts the bus's object store (no URL) and Litestream's replica URLs", () => {
+    for (const url of ["", "file:///var/backups/records", "s3://backups/records", "sftp://host/path"]) {
+      expect(validateConfig(withValues({ replication: { url } })).replication.url).toBe(url);
+    }
+  });
+
+  it("refuses another scheme, a list, and a URL's credentials in the message", () => {
+    expect(refusal({ replication: { url: "nats://127.0.0.1:4222/b" } })).toMatch(/^replication.url must be empty \(the bus's object store\) or one replica URL starting with file:\/\//);
+    expect(refusal({ replication: { url: "file:///a file:///b" } })).toMatch(/^replication.url must be empty/);
+    const message = refusal({ replication: { url: "ftp://user:secret@host/x" } });
+    expect(message).not.toContain("secret");
+  });
+
+  it("refuses a bucket name the object store cannot take, and a sync interval that is not a duration", () => {
+    expect(refusal({ replication: { bucket: "a.b" } })).toBe('replication.bucket must be 1 to 64 letters, digits, - or _, got "a.b"');
+    expect(refusal({ replication: { sync_interval: "soon" } })).toMatch(/^replication.sync_interval /);
+  });
+});

@@ -4,6 +4,7 @@ import { cronProblem } from "./cron";
 import { positiveDurationProblem } from "../../common/config/duration";
 import { ConfigError, shown } from "../../common/config/errors";
 import { CONFIG_KEYS, keyInfo, type ConfigKey } from "./keys";
+import { withoutCredentials } from "../../common/url-text";
 import type { PlatformConfig } from "./types";
 
 export { parseDuration } from "../../common/config/duration";
@@ -59,6 +60,7 @@ export function validateConfig(config: PlatformConfig, describe: Describe = (key
   checkBounds("bus.default_limits.max_persist_memory_storage", limits.max_persist_memory_storage, -1, fail);
 
   checkCollectionNames(config, fail);
+  checkReplication(config.replication, fail);
 
   return { ...config, bus: { ...bus, server_url: serverUrl, leaf_url: leafUrl } };
 }
@@ -123,4 +125,19 @@ function collectionName(config: PlatformConfig, key: ConfigKey): string {
   let node: unknown = config;
   for (const part of key.split(".")) node = (node as Record<string, unknown>)[part];
   return String(node);
+}
+
+/** Litestream's replica schemes (v0.5); nats:// is the bus's own object store, configured by the platform. */
+const REPLICA_SCHEMES = ["file", "s3", "gs", "abs", "sftp", "webdav", "webdavs", "oss"] as const;
+
+function checkReplication(replication: PlatformConfig["replication"], fail: Fail): void {
+  const { url, bucket, sync_interval: syncInterval } = replication;
+  if (url !== "") {
+    const scheme = /^([a-z0-9]+):\/\/\S+$/.exec(url)?.[1];
+    if (!scheme || !(REPLICA_SCHEMES as readonly string[]).includes(scheme)) {
+      fail("replication.url", `must be empty (the bus's object store) or one replica URL starting with ${REPLICA_SCHEMES.map((s) => `${s}://`).join(", ")}, got ${JSON.stringify(withoutCredentials(url))}`);
+    }
+  }
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(bucket)) fail("replication.bucket", `must be 1 to 64 letters, digits, - or _, got ${JSON.stringify(bucket)}`);
+  checkDuration("replication.sync_interval", syncInterval, fail);
 }
