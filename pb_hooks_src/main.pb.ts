@@ -201,7 +201,7 @@ cronAdd(
   loader.RECONCILE_JOB,
   loader.RECONCILE_SCHEDULE,
   () => {
-    (require(`${__hooks}/lib/platform.js`) as Platform).bus.reconcileAccounts($app);
+    (require(`${__hooks}/lib/platform.js`) as Platform).reconcileJob($app);
   },
 );
 

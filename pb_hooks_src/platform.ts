@@ -11,7 +11,7 @@ import { certAuditRoute, rotateCaRoute } from "./overlay/routes";
 import { revokeInactiveHosts } from "./overlay/revocation-backfill";
 import { acceptInviteRoute, clientConfigRoute } from "./tenancy/routes";
 import { stopEmbedded } from "./bus/embedded";
-import { stopReplication } from "./replication/process";
+import { startBusReplicationIfWanted, stopReplication } from "./replication/process";
 import { reconcileAccounts, reconcileAtStart } from "./bus/reconcile";
 import { leafConfigRoute, nodeBackRoute, rotateRoute, signingKeysRoute } from "./bus/routes";
 import { answerStarted } from "./observability/readiness/platform";
@@ -23,7 +23,19 @@ import { allowCaseVariantMailboxes, requireUniqueMailboxes } from "./tenancy/ema
  * needs the sidecar runs here rather than in bootstrap, so the listener does not wait for Node's start.
  */
 export function startedRoute(e: core.RequestEvent): void {
-  answerStarted(e, reconcileAtStart);
+  answerStarted(e, (app) => {
+    reconcileAtStart(app);
+    startBusReplicationIfWanted(app);
+  });
+}
+
+/**
+ * Every minute: every account converges to its recorded state, and replication into the bus starts if
+ * the bus was not there for serve's start.
+ */
+export function reconcileJob(app: CoreApp): void {
+  reconcileAccounts(app);
+  startBusReplicationIfWanted(app);
 }
 
 export const schema = {
@@ -60,7 +72,7 @@ export const routes = {
   rotateOverlayCa: rotateCaRoute,
 };
 
-export const bus = { leafConfigRoute, rotateRoute, signingKeysRoute, reconcileAccounts, nodeBackRoute };
+export const bus = { leafConfigRoute, rotateRoute, signingKeysRoute, nodeBackRoute };
 // `serve --bus`: the nats-server child's stop (onTerminate; loader.ts#startServing starts it).
 export const busServer = { stop: stopEmbedded };
 // replication.enabled under serve: Litestream's stop (onTerminate; loader.ts#startServing starts it).

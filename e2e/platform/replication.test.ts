@@ -1,12 +1,13 @@
 // Continuous replication of the record store (issue 35 item 1) with the pinned Litestream: serve started
-// with replication.enabled streams data.db to the replica named by replication.url, and a restore of that
-// replica holds every row written; serve's stop uploads what was left.
+// with replication.enabled streams data.db to the replica named by replication.url, or by default into the
+// bus's own object store as the platform's records identity, which reaches that bucket and nothing else; a
+// restore of the replica holds every row written; serve's stop uploads what was left.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { eventually } from "../harness/bus";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { busAccepts, connectWithCreds, eventually, startPlatformWithBus, type PlatformWithBus } from "../harness/bus";
 import { REPO_ROOT } from "../harness/process";
 import { startPlatform, type Platform } from "../harness/platform";
 import { unique } from "../harness/world";
@@ -20,11 +21,24 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-/** Restores the replica at `url` into a new file and counts the organizations whose code starts with `prefix`. */
-function restoredCount(url: string, prefix: string): number {
+/**
+ * Restores the replica (a URL, or the database of a Litestream config) into a new file and counts the
+ * organizations whose code starts with `prefix`.
+ */
+function restoredCount(replica: string | { config: string; db: string }, prefix: string): number {
   const restored = join(scratch, `${unique("restored")}.db`);
-  execFileSync(LITESTREAM, ["restore", "-o", restored, url], { stdio: "pipe", timeout: 60_000 });
+  const from = typeof replica === "string" ? [replica] : ["-config", replica.config, replica.db];
+  execFileSync(LITESTREAM, ["restore", "-o", restored, ...from], { stdio: "pipe", timeout: 60_000 });
   return Number(execFileSync("sqlite3", [restored, `SELECT count(*) FROM organizations WHERE code LIKE '${prefix}%';`], { encoding: "utf8" }).trim());
+}
+
+/** Whether a restore finds `count` such organizations; false while the replica has no backup yet. */
+function restoresWith(replica: Parameters<typeof restoredCount>[0], prefix: string, count: number): boolean {
+  try {
+    return restoredCount(replica, prefix) === count;
+  } catch {
+    return false;
+  }
 }
 
 describe("replication to a file replica", () => {
@@ -36,17 +50,67 @@ describe("replication to a file replica", () => {
     const su = await platform.superuser();
     const prefix = unique("rep");
     for (let i = 0; i < 20; i++) await su.collection("organizations").create({ name: `Replicated ${i}`, code: `${prefix}-${i}`, active: true });
-    expect(await eventually(async () => restoredCount(url, prefix) === 20, 15_000)).toBe(true);
+    expect(await eventually(async () => restoresWith(url, prefix, 20), 15_000)).toBe(true);
   });
 
   it("uploads at serve's stop what the sync interval had not yet sent", async () => {
     const url = `file://${join(scratch, "replica-slow")}`;
     const platform = await startPlatform({ env: { PLATFORM_REPLICATION_ENABLED: "true", PLATFORM_REPLICATION_URL: url, PLATFORM_REPLICATION_SYNC_INTERVAL: "1h" } });
     platforms.push(platform);
+    // Litestream opens the database at its first tick, a second after its start (its meta folder appears
+    // then); a stop before that uploads nothing, and the rows, safe in data.db, go up at the next start.
+    expect(await eventually(async () => existsSync(join(platform.dataDir, ".data.db-litestream")), 10_000)).toBe(true);
     const su = await platform.superuser();
     const prefix = unique("last");
     for (let i = 0; i < 5; i++) await su.collection("organizations").create({ name: `Written last ${i}`, code: `${prefix}-${i}`, active: true });
     await platform.stop();
     expect(restoredCount(url, prefix)).toBe(5);
+  });
+});
+
+describe("replication into the bus's object store", () => {
+  let hub: PlatformWithBus;
+  beforeAll(async () => {
+    hub = await startPlatformWithBus({ env: { PLATFORM_REPLICATION_ENABLED: "true", PLATFORM_REPLICATION_SYNC_INTERVAL: "500ms" } });
+    // The bus starts after the platform here; a restart is serve's start with the bus up.
+    await hub.platform.restart();
+  }, 120_000);
+  afterAll(async () => {
+    await hub?.stop();
+  });
+
+  it("streams every committed write into the bucket, as the records identity", async () => {
+    expect(await eventually(async () => hub.platform.log().includes("replication: litestream streams"), 20_000)).toBe(true);
+    expect(hub.platform.log()).toContain("replication: made bucket platform-records on the bus with 1 replica");
+    const su = await hub.platform.superuser();
+    const prefix = unique("bus-rep");
+    for (let i = 0; i < 10; i++) await su.collection("organizations").create({ name: `On the bus ${i}`, code: `${prefix}-${i}`, active: true });
+    const replica = { config: join(hub.platform.dataDir, ".replication/litestream.yml"), db: join(hub.platform.dataDir, "data.db") };
+    expect(await eventually(async () => restoresWith(replica, prefix, 10), 20_000)).toBe(true);
+  });
+
+  it("gives the records identity its bucket and nothing else: no other subject, no tenant's account", async () => {
+    const creds = readFileSync(join(hub.platform.dataDir, ".replication/replica.creds"), "utf8");
+    expect(await busAccepts(hub.busUrl, creds)).toBe(true);
+    const nc = await connectWithCreds(hub.busUrl, creds);
+    try {
+      const refused: string[] = [];
+      void (async () => {
+        for await (const status of nc.status()) if (status.type === "error") refused.push(String(status.error));
+      })();
+      nc.publish("tenant.anything", "x");
+      nc.subscribe(">");
+      await nc.flush();
+      await eventually(async () => refused.length >= 2, 3_000);
+      expect(refused.join(" ")).toMatch(/Permissions Violation for Publish to "tenant.anything"/i);
+      expect(refused.join(" ")).toMatch(/Permissions Violation for Subscription to ">"/i);
+      // Another bucket's API is refused too.
+      await expect(nc.request("$JS.API.STREAM.INFO.OBJ_other", "", { timeout: 2_000 })).rejects.toThrow();
+    } finally {
+      await nc.close();
+    }
+    const operator = (await (await hub.platform.superuser()).collection("bus_system_operator").getFullList())[0];
+    const accounts = await (await hub.platform.superuser()).collection("bus_accounts").getFullList();
+    expect(accounts.map((a) => a.account_pub)).not.toContain(operator.records_account_pub);
   });
 });

@@ -108,7 +108,7 @@ export function busCollections(n: CollectionNames): CollectionSpec[] {
     { type: "text", name: "local_subject", max: 500 },
   ]);
 
-  // The operator and $SYS account: SuperUser custody only.
+  // The operator, $SYS and the platform's records account: SuperUser custody only.
   const systemOperator: CollectionSpec = {
     key: "bus_system_operator",
     type: "base",
@@ -123,6 +123,11 @@ export function busCollections(n: CollectionNames): CollectionSpec[] {
       { type: "text", name: "sys_account_jwt", max: LARGE_TEXT },
       { type: "text", name: "sys_account_seed", hidden: true },
       { type: "text", name: "sys_user_creds", hidden: true, max: LARGE_TEXT },
+      // The platform's own account for its record store's replica (replication/identity.ts).
+      { type: "text", name: "records_account_pub" },
+      { type: "text", name: "records_account_jwt", max: LARGE_TEXT },
+      { type: "text", name: "records_signing_seed", hidden: true },
+      { type: "text", name: "records_user_creds", hidden: true, max: LARGE_TEXT },
       ...TIMESTAMPS,
     ],
     // One operator: two first uses racing to create it cannot both succeed.

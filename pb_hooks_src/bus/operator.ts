@@ -53,7 +53,14 @@ export function ensureOperator(app: CoreApp, name: string): core.Record {
     sys_account_seed: sealSecret("bus", system.seed),
     sys_user_creds: sealSecret("bus", credsFile(userJwt, systemUser.seed)),
   });
-  app.save(record);
+  try {
+    app.save(record);
+  } catch (err) {
+    // Another first use (a command beside serve) created it meanwhile: the unique name kept it single.
+    const created = findOperator(app);
+    if (created) return created;
+    throw err;
+  }
   return record;
 }
 

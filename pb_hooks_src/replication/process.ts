@@ -1,6 +1,7 @@
 // Continuous replication of the record store under serve (issue 35): `litestream replicate` as a
-// supervised child, started from serve's onBootstrap after the embedded bus (loader.ts#startServing) and
-// stopped by onTerminate (main.pb.ts), with its last upload. What it streams: data.db only; why not
+// supervised child, stopped by onTerminate (main.pb.ts) with its last upload. To a replica URL it starts at
+// serve's onBootstrap (loader.ts#startServing); into the bus's object store once the sidecar answers
+// (platform.ts#startedRoute), since its identity's claim must be pushed and its bucket made first. What it streams: data.db only; why not
 // auxiliary.db and storage/: docs/operations.md "Disaster recovery".
 import { currentConfig } from "../config/runtime";
 import { invokedCommand } from "../lib/flags";
@@ -9,6 +10,11 @@ import { withoutCredentials } from "../../common/url-text";
 import { supervisorEnv } from "../bus/supervisor";
 import { renderLitestreamConfig, type ReplicaTarget } from "./litestream-config";
 import { replicationSupervisorArgs } from "./supervisor";
+import { ensureRecordsIdentity } from "./identity";
+import { objectStoreStreamConfig } from "./replica-permissions";
+import { serverUrls } from "../bus/server-port";
+import { sidecarCall } from "../lib/sidecar";
+import { reasonOf } from "../lib/sidecar-messages";
 
 // PocketBase's goja exposes process.env; the generated declarations omit it.
 declare const process: { env: Record<string, string | undefined> };
@@ -24,6 +30,7 @@ const fileMode = (bits: number) => bits as unknown as os.FileMode;
 /** The config may name a creds file; only serve's user reads the folder. */
 const PRIVATE_DIR = fileMode(0o700);
 const PRIVATE_FILE = fileMode(0o600);
+const BUCKET_TIMEOUT_MS = 5_000;
 
 /** The folder of what serve writes for Litestream (its config), inside the data directory. */
 export function replicationDir(app: CoreApp): string {
@@ -44,9 +51,37 @@ export function replicationWanted(app: CoreApp = $app): boolean {
   return app.store().get(WANTED_KEY) === true;
 }
 
-/** For serve's onBootstrap: writes Litestream's config and starts its supervisor; returns at once. */
+/** For serve's onBootstrap: replication to a replica URL starts here, returning at once. */
 export function startReplicationIfWanted(app: CoreApp): void {
-  if (!replicationWanted(app)) return;
+  const { url } = currentConfig().replication;
+  if (replicationWanted(app) && url !== "") startReplication(app, { kind: "url", url });
+}
+
+/**
+ * For serve's start work once the sidecar answers: replication into the bus's object store, through the
+ * platform's records identity, into its bucket (made if missing). A failure is logged, and serve goes on
+ * without replication: the next start tries again.
+ */
+export function startBusReplicationIfWanted(app: CoreApp): void {
+  const config = currentConfig();
+  if (!replicationWanted(app) || config.replication.url !== "" || app.store().get(STORE_KEY)) return;
+  const { bucket } = config.replication;
+  try {
+    const identity = ensureRecordsIdentity(app, bucket);
+    const servers = serverUrls(config.bus.server_url);
+    ensureBucket(servers, identity.userCreds, bucket, servers.length >= 3 ? 3 : 1);
+    const dir = replicationDir(app);
+    $os.mkdirAll(dir, PRIVATE_DIR);
+    const credsPath = $filepath.join(dir, "replica.creds");
+    writePrivate(credsPath, identity.userCreds);
+    startReplication(app, { kind: "bus", servers, bucket, credsPath });
+  } catch (err) {
+    console.error(`replication: not started: ${reasonOf(err)}`);
+  }
+}
+
+/** Writes Litestream's config and starts its supervisor; returns at once. */
+function startReplication(app: CoreApp, replica: ReplicaTarget): void {
   const config = currentConfig();
   const litestream = process.env.LITESTREAM_BIN || $filepath.join(__hooks, "..", "bin", "litestream");
   try {
@@ -56,10 +91,8 @@ export function startReplicationIfWanted(app: CoreApp): void {
   }
   const dir = replicationDir(app);
   $os.mkdirAll(dir, PRIVATE_DIR);
-  const replica = replicaTarget(config.replication.url);
   const configPath = $filepath.join(dir, "litestream.yml");
-  $os.writeFile(`${configPath}.tmp`, renderLitestreamConfig({ dbPath: recordStorePath(app), replica, syncInterval: config.replication.sync_interval, metricsAddr: "" }), PRIVATE_FILE);
-  $os.rename(`${configPath}.tmp`, configPath);
+  writePrivate(configPath, renderLitestreamConfig({ dbPath: recordStorePath(app), replica, syncInterval: config.replication.sync_interval, metricsAddr: "" }));
 
   const cmd = $os.cmd("bash", ...replicationSupervisorArgs(litestream, configPath));
   cmd.dir = dir;
@@ -86,9 +119,31 @@ export function stopReplication(app: CoreApp): void {
   }
 }
 
-function replicaTarget(url: string): ReplicaTarget {
-  if (url !== "") return { kind: "url", url };
-  return fail("replication into the bus's object store is not available yet: set replication.url (file:///path, s3://bucket/path)");
+/** Written beside and renamed, readable by serve's user only. */
+function writePrivate(path: string, text: string): void {
+  $os.writeFile(`${path}.tmp`, text, PRIVATE_FILE);
+  $os.rename(`${path}.tmp`, path);
+}
+
+/** The replica's object store bucket on the bus, made with `replicas` copies when it does not exist. */
+function ensureBucket(servers: string[], creds: string, bucket: string, replicas: number): void {
+  const request = (subject: string, payload: string) =>
+    sidecarCall<{ reply: string }>("/v1/nats/request", { servers, creds, subject, payload, timeoutMs: BUCKET_TIMEOUT_MS }, BUCKET_TIMEOUT_MS / 1000 + 2).reply;
+  const stream = `OBJ_${bucket}`;
+  const info = jetstreamAnswer(request(`$JS.API.STREAM.INFO.${stream}`, ""));
+  if (!info.error) return;
+  if (info.error.code !== 404) throw new Error(`the bus did not describe bucket ${bucket}: ${info.error.description}`);
+  const created = jetstreamAnswer(request(`$JS.API.STREAM.CREATE.${stream}`, JSON.stringify(objectStoreStreamConfig(bucket, replicas))));
+  if (created.error) throw new Error(`the bus did not make bucket ${bucket} (${replicas} replicas): ${created.error.description}`);
+  console.log(`replication: made bucket ${bucket} on the bus with ${replicas} replica${replicas === 1 ? "" : "s"}`);
+}
+
+function jetstreamAnswer(text: string): { error?: { code: number; description: string } } {
+  try {
+    return JSON.parse(text) as { error?: { code: number; description: string } };
+  } catch {
+    return { error: { code: 0, description: "an unreadable answer" } };
+  }
 }
 
 function describeTarget(replica: ReplicaTarget): string {
