@@ -267,6 +267,11 @@ routerAdd("POST", "/api/platform/readiness/snapshot", (e) => {
   (require(`${__hooks}/lib/platform.js`) as Platform).readiness.snapshotRoute(e);
 }, $apis.skipSuccessActivityLog());
 
+// The write lease's state, as the sidecar holding it reports it (replication/lease.ts).
+routerAdd("POST", "/api/platform/lease", (e) => {
+  (require(`${__hooks}/lib/platform.js`) as Platform).replication.leaseRoute(e);
+}, $apis.skipSuccessActivityLog());
+
 // A hub node back from an outage, as the sidecar's node watch sees it: the claims it missed are pushed.
 routerAdd("POST", "/api/platform/bus/node-back", (e) => {
   (require(`${__hooks}/lib/platform.js`) as Platform).bus.nodeBackRoute(e);

@@ -8,6 +8,8 @@ import { addConsoleHeaders } from "./console-page/middleware";
 import { instrument } from "./observability/metrics/instrument";
 import { readyRoute } from "./observability/readiness/ready-route";
 import { takeOverListTotal } from "./tenancy/list-totals";
+import { writeRefusal } from "./replication/lease";
+import { SIDECAR_ROUTE_PREFIX } from "../common/sidecar/routes";
 
 /** The route main.pb.ts registers for the readiness report: registered so that the router matches it. */
 const READY_PATTERN = "GET /api/ready";
@@ -29,7 +31,7 @@ export function serveCounted(e: core.RequestEvent): void {
   }
   addConsoleHeaders(e);
   takeOverListTotal(e);
-  instrument(e, pattern, method, next);
+  instrument(e, pattern, method, nextUnlessRefused);
 }
 
 /** With metrics.enabled false: the console's headers and a counted list's total only. */
@@ -40,10 +42,29 @@ export function serveUncounted(e: core.RequestEvent): void {
   }
   addConsoleHeaders(e);
   takeOverListTotal(e);
-  e.next();
+  nextUnlessRefused(e);
 }
 
-function next(e: core.RequestEvent): void {
+const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** Signing in, which reads: an operator can still sign in to a control plane that does not hold the lease. */
+const SIGN_IN = /^\/api\/collections\/[^/]+\/(auth-with-password|auth-with-otp|auth-with-oauth2|auth-refresh|request-otp)$/;
+
+/**
+ * A write to the API while this control plane does not hold the write lease (replication into the bus,
+ * replication/lease.ts) is answered 503 with the reason, and goes no further; the sidecar's own routes pass.
+ */
+function nextUnlessRefused(e: core.RequestEvent): void {
+  const request = e.request;
+  if (request && !READ_METHODS.has(request.method)) {
+    const path = request.url?.path ?? "";
+    if (path.startsWith("/api/") && !path.startsWith(SIDECAR_ROUTE_PREFIX) && !SIGN_IN.test(path)) {
+      const refusal = writeRefusal(e.app);
+      if (refusal) {
+        e.json(503, { status: 503, message: refusal, data: {} });
+        return;
+      }
+    }
+  }
   e.next();
 }
 

@@ -12,6 +12,7 @@ import { revokeInactiveHosts } from "./overlay/revocation-backfill";
 import { acceptInviteRoute, clientConfigRoute } from "./tenancy/routes";
 import { stopEmbedded } from "./bus/embedded";
 import { startBusReplicationIfWanted, stopReplication } from "./replication/process";
+import { leaseRoute } from "./replication/routes";
 import { reconcileAccounts, reconcileAtStart } from "./bus/reconcile";
 import { leafConfigRoute, nodeBackRoute, rotateRoute, signingKeysRoute } from "./bus/routes";
 import { answerStarted } from "./observability/readiness/platform";
@@ -23,9 +24,10 @@ import { allowCaseVariantMailboxes, requireUniqueMailboxes } from "./tenancy/ema
  * needs the sidecar runs here rather than in bootstrap, so the listener does not wait for Node's start.
  */
 export function startedRoute(e: core.RequestEvent): void {
+  // Replication first: with it into the bus, claims may be published only once the write lease is held.
   answerStarted(e, (app) => {
-    reconcileAtStart(app);
     startBusReplicationIfWanted(app);
+    reconcileAtStart(app);
   });
 }
 
@@ -76,7 +78,7 @@ export const bus = { leafConfigRoute, rotateRoute, signingKeysRoute, nodeBackRou
 // `serve --bus`: the nats-server child's stop (onTerminate; loader.ts#startServing starts it).
 export const busServer = { stop: stopEmbedded };
 // replication.enabled under serve: Litestream's stop (onTerminate; loader.ts#startServing starts it).
-export const replication = { stop: stopReplication };
+export const replication = { stop: stopReplication, leaseRoute };
 
 export * as readiness from "./observability/readiness/platform";
 export * as metrics from "./observability/metrics/platform";

@@ -7,6 +7,8 @@ import { watchParent } from "./lifecycle";
 import { busNodes } from "./bus-info";
 import { NatsPool } from "./nats";
 import { NodeWatch } from "./node-watch";
+import { LeaseHolder } from "./lease";
+import type { LeaseHoldRequest } from "../common/sidecar/protocol";
 import { pocketBasePost } from "./pocketbase-client";
 import { Prober } from "./prober";
 import { v1Routes } from "./routes";
@@ -21,11 +23,20 @@ const EXIT_GRACE_MS = 1_000;
 async function main(): Promise<void> {
   const { token, stateFile, probe } = parseStartupLine(await readFirstLine(process.stdin, STARTUP_LINE_TIMEOUT_MS));
   const nats = new NatsPool();
-  const server = createSidecarServer({ token, routes: v1Routes({ nats, nowSeconds: () => Math.floor(Date.now() / 1000) }), maxBodyBytes: MAX_BODY_BYTES });
-
   const post = probe && pocketBasePost(probe, token);
+  const warn = (message: string) => console.error(`platform sidecar: ${message}`);
+  let lease: LeaseHolder | undefined;
+  const holdLease = post
+    ? (request: LeaseHoldRequest) => {
+        void lease?.stop(false);
+        lease = new LeaseHolder(request, { post, now: Date.now, warn });
+        lease.start();
+      }
+    : undefined;
+  const server = createSidecarServer({ token, routes: v1Routes({ nats, holdLease, nowSeconds: () => Math.floor(Date.now() / 1000) }), maxBodyBytes: MAX_BODY_BYTES });
+
   const prober = probe && post && new Prober(probe, { post, now: Date.now });
-  const nodeWatch = probe?.busNodes && post && new NodeWatch(probe.busNodes, { post, readNodes: busNodes, warn: (message) => console.error(`platform sidecar: ${message}`) });
+  const nodeWatch = probe?.busNodes && post && new NodeWatch(probe.busNodes, { post, readNodes: busNodes, warn });
   let leaving = false;
 
   watchParent({
@@ -39,7 +50,8 @@ async function main(): Promise<void> {
       removeStateFile(stateFile);
       server.close();
       server.closeAllConnections();
-      void nats.closeAll().finally(() => process.exit(0));
+      // The lease is let go, so that a standby may take it at once rather than after its TTL.
+      void Promise.allSettled([nats.closeAll(), lease?.stop(true)]).finally(() => process.exit(0));
     },
   });
 

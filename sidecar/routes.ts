@@ -12,6 +12,7 @@ import type {
   Ed25519KeypairResponse,
   Ed25519SignResponse,
   HealthResponse,
+  LeaseHoldRequest,
   JwtResponse,
   NatsPingResponse,
   NatsRepliesResponse,
@@ -39,6 +40,8 @@ export type Routes = ReadonlyMap<string, Route>;
 
 export interface RouteDeps {
   nats: NatsPool;
+  /** Holds the write lease (sidecar/lease.ts); absent outside serve, where nothing could hear its reports. */
+  holdLease?: (request: LeaseHoldRequest) => void;
   /** Unix seconds; a parameter so tests can pin iat. */
   nowSeconds: () => number;
 }
@@ -100,6 +103,21 @@ export function v1Routes(deps: RouteDeps): Routes {
     ],
     ["/v1/bus/info", post((body): Promise<BusInfoResponse> => busInfo(stringField(body, "server"), busTimeout(body)))],
     ["/v1/bus/nodes", post((body): Promise<BusNodesResponse> => busNodes(stringArrayField(body, "servers", MAX_SERVERS), busTimeout(body)))],
+    [
+      "/v1/lease/hold",
+      post((body) => {
+        if (!deps.holdLease) throw new HttpError(409, "the write lease is held only by the sidecar of serve");
+        deps.holdLease({
+          ...busTarget(body),
+          creds: stringField(body, "creds"),
+          bucket: stringField(body, "bucket"),
+          ttlMs: integerField(body, "ttlMs", 3_000, 600_000),
+          holder: stringField(body, "holder"),
+          replicas: integerField(body, "replicas", 1, 5),
+        });
+        return { ok: true };
+      }),
+    ],
     ["/v1/nats/ping", post(async (body): Promise<NatsPingResponse> => ({ ok: true, rttMs: await deps.nats.ping(busTarget(body), busTimeout(body)) }))],
     [
       "/v1/x25519",

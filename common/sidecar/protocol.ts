@@ -148,3 +148,26 @@ export interface BusNodesResponse {
   /** In the order asked; `server` without its userinfo. */
   nodes: Array<{ server: string; info?: BusInfoResponse; problem?: string }>;
 }
+
+/** /v1/lease/hold: hold the control plane's write lease in the bus (sidecar/lease.ts); replaces any held before. */
+export interface LeaseHoldRequest {
+  servers: string[];
+  /** The lease user's creds file text. */
+  creds: string;
+  bucket: string;
+  ttlMs: number;
+  /** This control plane's name in the lease (its data directory's instance id and host). */
+  holder: string;
+  replicas: number;
+}
+
+/** What the sidecar reports to PocketBase after each attempt (POST LEASE_PATH). */
+export interface LeaseReport {
+  held: boolean;
+  /** Epoch ms after which the holder no longer counts the lease as its own. */
+  untilMs: number;
+  /** Who holds it, as far as the sidecar knows ("" unknown). */
+  holder: string;
+  /** Why it is not held, or why the bus did not answer, in words. */
+  detail: string;
+}

@@ -1,7 +1,7 @@
 // Starts the real pinned PocketBase with the built hooks on a free loopback port and a temporary data
 // directory through scripts/platform, the documented run command (hook watching and automigrate off).
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import PocketBase from "pocketbase";
@@ -21,6 +21,8 @@ export interface PlatformOptions {
   cwd?: string;
   /** false: serve with no SuperUser at all (a fresh install); `superuser()` then fails. */
   superuser?: false;
+  /** Fills the new data directory before anything runs in it (a database restored from a replica). */
+  seed?: (dataDir: string) => void;
 }
 
 export interface Platform {
@@ -33,6 +35,8 @@ export interface Platform {
   superuser(): Promise<PocketBase>;
   /** Stops serve and starts it again on the same port and data directory, optionally with changed environment. */
   restart(changes?: NodeJS.ProcessEnv): Promise<void>;
+  /** SIGKILL: serve dies as a machine's loss would end it, its data directory kept (restart() serves it again). */
+  kill(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -86,6 +90,10 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
   const env: NodeJS.ProcessEnv = { ...process.env, PB_DATA_DIR: dataDir, ...options.env };
   const cwd = options.cwd ?? root;
   const command = (args: string[]) => launch(args, env, cwd);
+  if (options.seed) {
+    mkdirSync(dataDir, { recursive: true });
+    options.seed(dataDir);
+  }
 
   const migrated = await command(["migrate", "up"]);
   if (migrated.code !== 0) throw new Error(`migrate up failed: ${migrated.stderr}${migrated.stdout}`);
@@ -124,6 +132,11 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
       const pb = client(url);
       await pb.collection("_superusers").authWithPassword(SUPERUSER.email, SUPERUSER.password);
       return pb;
+    },
+    kill: async () => {
+      const exited = new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(undefined) : child.once("exit", resolve)));
+      child.kill("SIGKILL");
+      await exited;
     },
     restart: async (changes = {}) => {
       await stop(child);

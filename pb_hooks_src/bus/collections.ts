@@ -128,6 +128,7 @@ export function busCollections(n: CollectionNames): CollectionSpec[] {
       { type: "text", name: "records_account_jwt", max: LARGE_TEXT },
       { type: "text", name: "records_signing_seed", hidden: true },
       { type: "text", name: "records_user_creds", hidden: true, max: LARGE_TEXT },
+      { type: "text", name: "records_lease_creds", hidden: true, max: LARGE_TEXT },
       ...TIMESTAMPS,
     ],
     // One operator: two first uses racing to create it cannot both succeed.

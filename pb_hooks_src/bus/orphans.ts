@@ -14,7 +14,7 @@ import { signJwt } from "./signer";
 export interface OrphanSources {
   /** The account keys the bus's resolver holds. */
   listed(): string[];
-  /** The account keys the database records (the system account's included). */
+  /** The account keys the database records (the platform's own accounts included). */
   known(): Set<string>;
   /** The claim the bus holds for an account. */
   claimOf(account: string): string;
@@ -27,7 +27,8 @@ export function withdrawOrphanAccounts(app: CoreApp, n: CollectionNames): number
   const operator = operatorKeys(app);
   return withdrawOrphans({
     listed: () => listedAccounts(systemRequest(app, "$SYS.REQ.CLAIMS.LIST", "")),
-    known: () => new Set([operator.systemAccountPub, ...findAll(app, n.bus_accounts, "").map((a) => a.getString("public_key"))]),
+    // The platform's own accounts ($SYS, the records account of replication) are never orphans.
+    known: () => new Set([operator.systemAccountPub, operator.record.getString("records_account_pub"), ...findAll(app, n.bus_accounts, "").map((a) => a.getString("public_key"))]),
     claimOf: (account) => systemRequest(app, `$SYS.REQ.ACCOUNT.${account}.CLAIMS.LOOKUP`, ""),
     withdraw: (claims) => {
       const { ok } = publishClaim(app, signJwt(operator.signingSeed, claims));

@@ -12,6 +12,7 @@ import { operatorKeys } from "./operator";
 import type { NatsRepliesResponse } from "../../common/sidecar/protocol";
 import { clusterClaimsOutcome, parseClaimsReply, replyServer, type ClaimsReply } from "./replies";
 import { serverUrls } from "./server-port";
+import { writeRefusal } from "../replication/lease";
 
 const PUBLISH_TIMEOUT_MS = 3000;
 const CLAIMS_UPDATE = "$SYS.REQ.CLAIMS.UPDATE";
@@ -21,7 +22,9 @@ const SERVER_PING = "$SYS.REQ.SERVER.PING";
 const NODE_PING_WAIT_MS = 300;
 
 export function publishAccount(app: CoreApp, n: CollectionNames, account: core.Record): ClaimsReply {
-  const outcome = publishClaim(app, account.getString("jwt"));
+  // Only the write lease's holder pushes tenants' claims: a demoted primary's could undo a newer one.
+  const refusal = writeRefusal(app);
+  const outcome = refusal ? { ok: false, message: `not pushed: ${refusal}` } : publishClaim(app, account.getString("jwt"));
   recordOutcome(app, n, account, outcome);
   logPublication(account, outcome.ok, outcome.message);
   return outcome;

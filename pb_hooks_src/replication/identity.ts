@@ -9,7 +9,7 @@ import { operatorKeys } from "../bus/operator";
 import { publishClaim } from "../bus/publish";
 import { newNkeys, signJwt, type Nkey } from "../bus/signer";
 import { sealSecret, unsealSecret } from "../lib/secrets";
-import { replicaPermissions } from "./replica-permissions";
+import { leasePermissions, replicaPermissions } from "./replica-permissions";
 
 export const RECORDS_ACCOUNT_NAME = "PLATFORM_RECORDS";
 
@@ -18,7 +18,12 @@ export interface RecordsIdentity {
   accountJwt: string;
   /** The replica user's creds file text: a secret. */
   userCreds: string;
+  /** The lease user's creds file text (the write lease's bucket only): a secret. */
+  leaseCreds: string;
 }
+
+/** The write lease's KV bucket, beside the replica's. */
+export const leaseBucketOf = (bucket: string): string => `${bucket}-lease`;
 
 /** The user's name says which bucket its permissions name, so a changed bucket is seen. */
 const userName = (bucket: string) => `replica:${bucket}`;
@@ -32,25 +37,41 @@ export function ensureRecordsIdentity(app: CoreApp, bucket: string): RecordsIden
   const row = operator.record;
   const stored = row.getString("records_account_pub");
   let identity: RecordsIdentity = stored
-    ? { accountPub: stored, accountJwt: row.getString("records_account_jwt"), userCreds: unsealSecret("bus", row.getString("records_user_creds"), "the replica user's credentials") }
-    : { accountPub: "", accountJwt: "", userCreds: "" };
+    ? {
+        accountPub: stored,
+        accountJwt: row.getString("records_account_jwt"),
+        userCreds: unsealSecret("bus", row.getString("records_user_creds"), "the replica user's credentials"),
+        leaseCreds: row.getString("records_lease_creds") && unsealSecret("bus", row.getString("records_lease_creds"), "the lease user's credentials"),
+      }
+    : { accountPub: "", accountJwt: "", userCreds: "", leaseCreds: "" };
   const current = identity.userCreds ? jwtPayload(credsJwt(identity.userCreds)) : null;
-  if (current?.name !== userName(bucket)) {
+  if (current?.name !== userName(bucket) || !identity.leaseCreds) {
     // A signing key of the account signs its users (nats-server wants the issuer among the signing keys
     // when the user names its account); the account's own key is not kept.
-    const [accountPub, signing, user] = stored
-      ? [stored, { public: jwtSigningKey(identity.accountJwt), seed: unsealSecret("bus", row.getString("records_signing_seed"), "the records account's signing key") }, ...newNkeys(["user"])]
-      : [...newAccountKeys()];
+    const [user, leaseUser] = newNkeys(["user", "user"]);
+    const [accountPub, signing] = stored
+      ? [stored, { public: jwtSigningKey(identity.accountJwt), seed: unsealSecret("bus", row.getString("records_signing_seed"), "the records account's signing key") }]
+      : newAccountKeys();
     const now = Math.floor(Date.now() / 1000);
     const revocations = revocationsOf(identity.accountJwt);
-    // The user of an older bucket: its credential stops working with this claim.
-    if (typeof current?.sub === "string") revocations[current.sub] = now;
-    const userJwt = signJwt(signing.seed, userClaims({ userPub: user.public, name: userName(bucket), accountPub, ...replicaPermissions(bucket), iat: now }));
-    identity = { accountPub, accountJwt: signJwt(operator.signingSeed, recordsAccountClaims(accountPub, signing.public, revocations)), userCreds: credsFile(userJwt, user.seed) };
+    // The users of an older bucket: their credentials stop working with this claim.
+    for (const creds of [identity.userCreds, identity.leaseCreds]) {
+      const sub = creds ? jwtPayload(credsJwt(creds))?.sub : undefined;
+      if (typeof sub === "string") revocations[sub] = now;
+    }
+    const mint = (key: Nkey, name: string, permissions: ReturnType<typeof replicaPermissions>) =>
+      credsFile(signJwt(signing.seed, userClaims({ userPub: key.public, name, accountPub, ...permissions, iat: now })), key.seed);
+    identity = {
+      accountPub,
+      accountJwt: signJwt(operator.signingSeed, recordsAccountClaims(accountPub, signing.public, revocations)),
+      userCreds: mint(user, userName(bucket), replicaPermissions(bucket)),
+      leaseCreds: mint(leaseUser, `lease:${leaseBucketOf(bucket)}`, leasePermissions(leaseBucketOf(bucket))),
+    };
     row.set("records_account_pub", identity.accountPub);
     row.set("records_account_jwt", identity.accountJwt);
     row.set("records_signing_seed", sealSecret("bus", signing.seed));
     row.set("records_user_creds", sealSecret("bus", identity.userCreds));
+    row.set("records_lease_creds", sealSecret("bus", identity.leaseCreds));
     app.save(row);
   }
   const outcome = publishClaim(app, identity.accountJwt);
@@ -58,10 +79,10 @@ export function ensureRecordsIdentity(app: CoreApp, bucket: string): RecordsIden
   return identity;
 }
 
-/** A new account's public key, its signing key pair and a user key pair. */
-function newAccountKeys(): [string, Nkey, Nkey] {
-  const [account, signing, user] = newNkeys(["account", "account", "user"]);
-  return [account.public, signing, user];
+/** A new account's public key and its signing key pair. */
+function newAccountKeys(): [string, Nkey] {
+  const [account, signing] = newNkeys(["account", "account"]);
+  return [account.public, signing];
 }
 
 function recordsAccountClaims(accountPub: string, signingPub: string, revocations: Record<string, number>) {

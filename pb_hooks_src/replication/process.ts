@@ -10,7 +10,8 @@ import { withoutCredentials } from "../../common/url-text";
 import { supervisorEnv } from "../bus/supervisor";
 import { renderLitestreamConfig, type ReplicaTarget } from "./litestream-config";
 import { replicationSupervisorArgs } from "./supervisor";
-import { ensureRecordsIdentity } from "./identity";
+import { ensureRecordsIdentity, leaseBucketOf } from "./identity";
+import { leaseState, requireLease } from "./lease";
 import { objectStoreStreamConfig } from "./replica-permissions";
 import { serverUrls } from "../bus/server-port";
 import { sidecarCall } from "../lib/sidecar";
@@ -18,6 +19,14 @@ import { reasonOf } from "../lib/sidecar-messages";
 
 // PocketBase's goja exposes process.env; the generated declarations omit it.
 declare const process: { env: Record<string, string | undefined> };
+/** The machine's name, as the kernel has it ($os binds no os.Hostname); "" when it cannot be read. */
+function hostname(): string {
+  try {
+    return toString($os.readFile("/proc/sys/kernel/hostname")).trim();
+  } catch {
+    return "";
+  }
+}
 
 interface Supervised {
   cmd: exec.Cmd;
@@ -31,6 +40,8 @@ const fileMode = (bits: number) => bits as unknown as os.FileMode;
 const PRIVATE_DIR = fileMode(0o700);
 const PRIVATE_FILE = fileMode(0o600);
 const BUCKET_TIMEOUT_MS = 5_000;
+/** The write lease lapses this long after its holder's last renewal (renewed every third of it). */
+export const LEASE_TTL_MS = 10_000;
 
 /** The folder of what serve writes for Litestream (its config), inside the data directory. */
 export function replicationDir(app: CoreApp): string {
@@ -51,10 +62,15 @@ export function replicationWanted(app: CoreApp = $app): boolean {
   return app.store().get(WANTED_KEY) === true;
 }
 
-/** For serve's onBootstrap: replication to a replica URL starts here, returning at once. */
+/**
+ * For serve's onBootstrap: replication to a replica URL starts here, returning at once. Into the bus, it
+ * starts once the sidecar answers, and until this control plane holds the write lease no write is taken.
+ */
 export function startReplicationIfWanted(app: CoreApp): void {
+  if (!replicationWanted(app)) return;
   const { url } = currentConfig().replication;
-  if (replicationWanted(app) && url !== "") startReplication(app, { kind: "url", url });
+  if (url !== "") startReplication(app, { kind: "url", url });
+  else requireLease(app);
 }
 
 /**
@@ -64,12 +80,16 @@ export function startReplicationIfWanted(app: CoreApp): void {
  */
 export function startBusReplicationIfWanted(app: CoreApp): void {
   const config = currentConfig();
-  if (!replicationWanted(app) || config.replication.url !== "" || app.store().get(STORE_KEY)) return;
+  if (!replicationWanted(app) || config.replication.url !== "") return;
   const { bucket } = config.replication;
   try {
     const identity = ensureRecordsIdentity(app, bucket);
     const servers = serverUrls(config.bus.server_url);
-    ensureBucket(servers, identity.userCreds, bucket, servers.length >= 3 ? 3 : 1);
+    const replicas = servers.length >= 3 ? 3 : 1;
+    // Held again after a restart of the sidecar, which calls this anew; Litestream keeps running.
+    holdLease(app, servers, identity.leaseCreds, leaseBucketOf(bucket), replicas);
+    if (app.store().get(STORE_KEY)) return;
+    ensureBucket(servers, identity.userCreds, bucket, replicas);
     const dir = replicationDir(app);
     $os.mkdirAll(dir, PRIVATE_DIR);
     const credsPath = $filepath.join(dir, "replica.creds");
@@ -78,6 +98,31 @@ export function startBusReplicationIfWanted(app: CoreApp): void {
   } catch (err) {
     console.error(`replication: not started: ${reasonOf(err)}`);
   }
+}
+
+/**
+ * Asks the sidecar to hold the write lease, then waits (bounded) for its first report: serve's start
+ * work that follows publishes claims, which only the lease's holder may do.
+ */
+function holdLease(app: CoreApp, servers: string[], creds: string, bucket: string, replicas: number): void {
+  sidecarCall("/v1/lease/hold", { servers, creds, bucket, ttlMs: LEASE_TTL_MS, holder: instanceName(app), replicas });
+  const deadline = Date.now() + LEASE_TTL_MS + 2_000;
+  while (leaseState(app)?.held !== true && Date.now() < deadline) sleep(100);
+}
+
+/** This data directory's name in the lease: kept beside it, never replicated, so a restored copy differs. */
+function instanceName(app: CoreApp): string {
+  const dir = replicationDir(app);
+  $os.mkdirAll(dir, PRIVATE_DIR);
+  const path = $filepath.join(dir, "instance-id");
+  let id = "";
+  try {
+    id = toString($os.readFile(path)).trim();
+  } catch {
+    id = $security.randomStringWithAlphabet(12, "abcdefghijklmnopqrstuvwxyz0123456789");
+    writePrivate(path, `${id}\n`);
+  }
+  return `${hostname()}/${id}`;
 }
 
 /** Writes Litestream's config and starts its supervisor; returns at once. */

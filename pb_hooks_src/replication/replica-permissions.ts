@@ -27,6 +27,25 @@ export function replicaPermissions(bucket: string): { publish: Permissions; subs
   };
 }
 
+/** The write lease's user: the one KV bucket of the lease (stream KV_<bucket>, subjects $KV.<bucket>.>). */
+export function leasePermissions(bucket: string): { publish: Permissions; subscribe: Permissions } {
+  const stream = `KV_${bucket}`;
+  return {
+    publish: {
+      allow: [
+        "$JS.API.INFO",
+        `$JS.API.STREAM.INFO.${stream}`,
+        `$JS.API.STREAM.CREATE.${stream}`,
+        `$JS.API.STREAM.UPDATE.${stream}`,
+        `$JS.API.STREAM.MSG.GET.${stream}`,
+        `$JS.API.DIRECT.GET.${stream}.>`,
+        `$KV.${bucket}.>`,
+      ],
+    },
+    subscribe: { allow: ["_INBOX.>"] },
+  };
+}
+
 /** The object store's stream, as nats.go's CreateObjectStore makes it, with `replicas` copies on disk. */
 export function objectStoreStreamConfig(bucket: string, replicas: number): Record<string, unknown> {
   return {
