@@ -10,6 +10,7 @@
 //   pb_hooks/lib/yaml.js     js-yaml, required only when a config file is read (pb_hooks_src/config/yaml-on-demand.ts)
 //   pb_hooks/sidecar/sidecar.cjs  the Node sidecar (sidecar/; docs/sidecar.md) that the hooks start, with
 //                            its npm dependencies bundled, so the hooks dir stays the one deployable unit
+//   pb_hooks/sidecar/standby.cjs  `scripts/platform standby` and `promote` (sidecar/standby.ts)
 import { build } from "esbuild";
 import { mkdirSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -64,8 +65,9 @@ await build({
 await build({
   logLevel: "warning",
   legalComments: "none",
-  entryPoints: [join(root, "sidecar/main.ts")],
-  outfile: join(out, "sidecar/sidecar.cjs"),
+  entryPoints: { sidecar: join(root, "sidecar/main.ts"), standby: join(root, "sidecar/standby.ts") },
+  outdir: join(out, "sidecar"),
+  outExtension: { ".js": ".cjs" },
   bundle: true,
   platform: "node",
   // CommonJS, not ESM: Node's ES module loader alone adds ~2 MB of resident memory (docs/performance.md

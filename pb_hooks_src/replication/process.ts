@@ -8,7 +8,7 @@ import { invokedCommand } from "../lib/flags";
 import { stderr } from "../lib/std-streams";
 import { withoutCredentials } from "../../common/url-text";
 import { supervisorEnv } from "../bus/supervisor";
-import { renderLitestreamConfig, type ReplicaTarget } from "./litestream-config";
+import { renderLitestreamConfig, type ReplicaTarget } from "../../common/replication/litestream-config";
 import { replicationSupervisorArgs } from "./supervisor";
 import { ensureRecordsIdentity, leaseBucketOf } from "./identity";
 import { leaseState, requireLease } from "./lease";
