@@ -77,8 +77,11 @@ function exchangeRows(records: core.Record[]): (ExchangeRow & { name: string; ki
   }));
 }
 
-/** The account claim as recorded, signed by the operator's signing key. */
-export function signedAccountJwt(app: CoreApp, n: CollectionNames, account: core.Record): string {
+/**
+ * The account claim as recorded, signed by the operator's signing key; issued after `issuedAfter` too
+ * (the hub's claim, which a restored record may predate: bus/hub-merge.ts).
+ */
+export function signedAccountJwt(app: CoreApp, n: CollectionNames, account: core.Record, issuedAfter = 0): string {
   const organization = account.getString("organization");
   const exports: ExportClaim[] = distinctExchanges(exchangeRows(findAll(app, n.bus_account_exports, "organization = {:org}", { org: organization })))
     .map((r) => ({ name: r.name, subject: r.subject, type: r.kind }));
@@ -102,14 +105,14 @@ export function signedAccountJwt(app: CoreApp, n: CollectionNames, account: core
   // one it holds (even one it deleted), so a restore in the same second as the suspension would not take.
   // Every re-sign moves at most one second ahead, so a burst of re-signs runs ahead of the clock by its
   // length in signatures, which nats-server tolerates (it checks no issue time of an account claim).
-  claims.iat = Math.max(Math.floor(Date.now() / 1000), jwtIssuedAt(account.getString("jwt")) + 1);
+  claims.iat = Math.max(Math.floor(Date.now() / 1000), jwtIssuedAt(account.getString("jwt")) + 1, issuedAfter + 1);
   return signJwt(operatorKeys(app).signingSeed, claims);
 }
 
 
 /** Re-signs the account after a change of its recorded state; publication follows the commit. */
-export function resignAccount(app: CoreApp, n: CollectionNames, account: core.Record): void {
-  account.set("jwt", signedAccountJwt(app, n, account));
+export function resignAccount(app: CoreApp, n: CollectionNames, account: core.Record, issuedAfter = 0): void {
+  account.set("jwt", signedAccountJwt(app, n, account, issuedAfter));
   account.set("bus_confirmed", false);
   account.set("bus_status", "changed; not yet confirmed by the bus");
   app.save(account);

@@ -7,6 +7,7 @@ import { collectionNames, type CollectionNames } from "../schema/names";
 import { findOperator } from "./operator";
 import { withdrawOrphanAccounts } from "./orphans";
 import { publishAccount } from "./publish";
+import { adoptHubClaims } from "./hub-adoption";
 
 export const RECONCILE_JOB = "platform-bus-reconcile";
 /** Cron steps in whole minutes; once a minute is the most often it can run. */
@@ -68,6 +69,9 @@ export function reconcileAtStart(app: CoreApp): void {
   } catch {
     return;
   }
+  // After a restore or a promotion the records may predate the hub's claims: merged back first.
+  const n = collectionNames(currentConfig());
+  if (adoptHubClaims(app, n) > 0) console.warn("bus: records merged with the hub's newer claims (see above); check the organizations named");
   const summary = reconcileAccounts(app);
   if (summary.confirmed < summary.accounts) {
     console.warn(`bus: ${summary.accounts - summary.confirmed} of ${summary.accounts} accounts not confirmed by the bus; retrying every minute`);
