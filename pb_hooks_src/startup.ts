@@ -10,6 +10,7 @@ import { registerAuditCommand } from "./audit/commands";
 import { registerBusCommand } from "./bus/commands";
 import { recordEmbeddedBus } from "./bus/embedded";
 import { recordReplication } from "./replication/process";
+import { registerReplicationCommand } from "./replication/commands";
 import { publishCollectionNames } from "./lib/serving-names";
 import { publishConsoleHeaders } from "./console-page/middleware";
 import { collectionNames } from "./schema/names";
@@ -33,6 +34,7 @@ export function start(): void {
   registerBootstrapCommand(rootCommand());
   registerAuditCommand(rootCommand());
   registerBusCommand(rootCommand());
+  registerReplicationCommand(rootCommand());
   recordEmbeddedBus();
   recordReplication();
 }

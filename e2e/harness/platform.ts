@@ -180,3 +180,11 @@ export function usePlatform(options: () => PlatformOptions | Promise<PlatformOpt
   afterAll(async () => platform.stop?.());
   return platform;
 }
+
+/**
+ * The environment of a platform that replicates its record store (replication.enabled), with Litestream's
+ * metrics listener on a port of its own: platforms of tests running at once must not share one.
+ */
+export async function replicationEnv(env: Record<string, string> = {}): Promise<Record<string, string>> {
+  return { PLATFORM_REPLICATION_ENABLED: "true", PLATFORM_REPLICATION_METRICS_ADDR: `127.0.0.1:${await freePort()}`, ...env };
+}

@@ -6,7 +6,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import yaml from "js-yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPlatformWithBus, type PlatformWithBus } from "../harness/bus";
@@ -74,6 +74,11 @@ describe("promtool", () => {
   it("is installed (scripts/test-deps.sh installs the prometheus package)", () => {
     expect(existsSync(PROMTOOL), "promtool missing: run scripts/test-deps.sh as root or apt-get install prometheus").toBe(true);
     expect(promtool(["check", "rules", RULES]).code).toBe(0);
+  });
+
+  it("evaluates the replication alerts as docs/alerts/platform-rules.test.yml documents", () => {
+    const result = promtool(["test", "rules", join(dirname(RULES), "platform-rules.test.yml")]);
+    expect(result.code, result.output).toBe(0);
   });
 });
 

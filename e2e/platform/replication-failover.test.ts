@@ -9,11 +9,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, startPlatformWithBus, type PlatformWithBus } from "../harness/bus";
-import { LAUNCHER, launch, startPlatform, type Platform } from "../harness/platform";
+import { LAUNCHER, launch, replicationEnv, startPlatform, type Platform } from "../harness/platform";
 import { getReady } from "../harness/readiness";
 import { unique } from "../harness/world";
 
-const REPLICATION = { PLATFORM_REPLICATION_ENABLED: "true" };
 /** Issue 35 item 5: what the primary acknowledged this long before its loss is never lost. */
 const ACKNOWLEDGED_BEFORE_MS = 2_000;
 
@@ -26,7 +25,7 @@ let promoted: Platform | undefined;
 let standbyLog = "";
 
 beforeAll(async () => {
-  primary = await startPlatformWithBus({ env: REPLICATION });
+  primary = await startPlatformWithBus({ env: await replicationEnv() });
   // A bootstrapped platform, as `make run` makes one: /api/ready's bootstrap check holds on the promoted copy too.
   const bootstrapped = await primary.platform.command(["bootstrap", "--email", "operator@example.com", "--org", "System", "--operator-org", "Operators"]);
   if (bootstrapped.code !== 0) throw new Error(`bootstrap failed: ${bootstrapped.stderr}`);
@@ -79,7 +78,7 @@ describe("a warm standby promoted after the primary's SIGKILL", () => {
     expect(promotion.code, `${promotion.stdout}${promotion.stderr}`).toBe(0);
     expect(existsSync(join(standbyDir, "data.db-txid"))).toBe(false);
 
-    promoted = await startPlatform({ env: { PLATFORM_BUS_SERVER_URL: primary.busUrl, ...REPLICATION }, seed: (dataDir) => copyFileSync(join(standbyDir, "data.db"), join(dataDir, "data.db")) });
+    promoted = await startPlatform({ env: await replicationEnv({ PLATFORM_BUS_SERVER_URL: primary.busUrl }), seed: (dataDir) => copyFileSync(join(standbyDir, "data.db"), join(dataDir, "data.db")) });
     const target = promoted;
     const ready = await eventually(async () => (await getReady(target.url)).status === 200, 30_000);
     expect(ready, JSON.stringify((await getReady(target.url)).body)).toBe(true);

@@ -10,11 +10,11 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, startPlatformWithBus, type PlatformWithBus } from "../harness/bus";
 import { REPO_ROOT } from "../harness/process";
-import { startPlatform, type Platform } from "../harness/platform";
+import { replicationEnv, startPlatform, type Platform } from "../harness/platform";
 import { unique } from "../harness/world";
 
 const LITESTREAM = join(REPO_ROOT, "bin/litestream");
-const REPLICATION = { PLATFORM_REPLICATION_ENABLED: "true", PLATFORM_REPLICATION_SYNC_INTERVAL: "250ms" };
+const REPLICATION = { PLATFORM_REPLICATION_SYNC_INTERVAL: "250ms" };
 /** The lease's TTL (replication/process.ts) and a renewal interval on top, for a loaded machine. */
 const TAKEOVER_MS = 10_000 + 5_000;
 
@@ -34,7 +34,7 @@ async function createOrganization(platform: { url: string; superuser(): Promise<
 }
 
 beforeAll(async () => {
-  primary = await startPlatformWithBus({ env: REPLICATION });
+  primary = await startPlatformWithBus({ env: await replicationEnv(REPLICATION) });
   await primary.platform.restart(); // serve's start with the bus up
 }, 120_000);
 
@@ -52,6 +52,25 @@ describe("the write lease", () => {
     expect(primary.platform.log()).toContain("replication: this control plane holds the write lease");
   });
 
+  it("reports replication in its metrics and in `replication status`", async () => {
+    const series = async () => (await (await fetch(`${primary.platform.url}/metrics`)).text());
+    const value = (text: string, name: string) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1] ?? NaN);
+    expect(await eventually(async () => value(await series(), "platform_replication_uploads_total") > 0, 20_000)).toBe(true);
+    const text = await series();
+    expect(value(text, "platform_replication_up")).toBe(1);
+    expect(value(text, "platform_replication_upload_errors_total")).toBe(0);
+    expect(value(text, "platform_replication_last_upload_timestamp_seconds")).toBeGreaterThan(Date.now() / 1000 - 60);
+    expect(value(text, "platform_replication_lag_seconds")).toBeGreaterThanOrEqual(0);
+    expect(text).not.toMatch(/organization="/);
+
+    const status = await primary.platform.command(["replication", "status"]);
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toContain("replication: on");
+    expect(status.stdout).toContain("target: the bus's object store, bucket platform-records (1 replica,");
+    expect(status.stdout).toMatch(/litestream: answering at 127\.0\.0\.1:\d+: \d+ uploads and 0 failed since it started; newest local transaction \d+/);
+    expect(status.stdout).toMatch(/write lease: held by \S*\/[a-z0-9]{12} \(this data directory\)/);
+  });
+
   it("a copy restored from the replica refuses writes (503, with the reason) while the primary holds the lease", async () => {
     const config = join(primary.platform.dataDir, ".replication/litestream.yml");
     const db = join(primary.platform.dataDir, "data.db");
@@ -67,7 +86,7 @@ describe("the write lease", () => {
     };
     let lastError = "";
     expect(await eventually(restores, 20_000), lastError + primary.platform.log().split("\n").filter((l) => /replication|litestream|level=(WARN|ERROR)/.test(l)).join("\n")).toBe(true);
-    copy = await startPlatform({ env: { PLATFORM_BUS_SERVER_URL: primary.busUrl, ...REPLICATION }, seed: (dataDir) => copyFileSync(restored, join(dataDir, "data.db")) });
+    copy = await startPlatform({ env: await replicationEnv({ PLATFORM_BUS_SERVER_URL: primary.busUrl, ...REPLICATION }), seed: (dataDir) => copyFileSync(restored, join(dataDir, "data.db")) });
     const su = await copy.superuser();
     let refusal = "";
     const namesHolder = async () => {

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { busAccepts, eventually, startPlatformWithBus, type PlatformWithBus } from "../harness/bus";
 import { REPO_ROOT } from "../harness/process";
-import { startPlatform, type Platform } from "../harness/platform";
+import { replicationEnv, startPlatform, type Platform } from "../harness/platform";
 import { unique } from "../harness/world";
 
 const LITESTREAM = join(REPO_ROOT, "bin/litestream");
@@ -20,7 +20,7 @@ let hub: PlatformWithBus;
 let restored: Platform | undefined;
 
 beforeAll(async () => {
-  hub = await startPlatformWithBus({ env: { PLATFORM_REPLICATION_ENABLED: "true", PLATFORM_REPLICATION_URL: replica, PLATFORM_REPLICATION_SYNC_INTERVAL: "250ms" } });
+  hub = await startPlatformWithBus({ env: await replicationEnv({ PLATFORM_REPLICATION_URL: replica, PLATFORM_REPLICATION_SYNC_INTERVAL: "250ms" }) });
   await hub.platform.restart(); // serve's start with the bus up
 }, 120_000);
 

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { busAccepts, connectWithCreds, eventually, startPlatformWithBus, type PlatformWithBus } from "../harness/bus";
 import { REPO_ROOT } from "../harness/process";
-import { startPlatform, type Platform } from "../harness/platform";
+import { replicationEnv, startPlatform, type Platform } from "../harness/platform";
 import { unique } from "../harness/world";
 
 const LITESTREAM = join(REPO_ROOT, "bin/litestream");
@@ -44,7 +44,7 @@ function restoresWith(replica: Parameters<typeof restoredCount>[0], prefix: stri
 describe("replication to a file replica", () => {
   it("streams every committed write", async () => {
     const url = `file://${join(scratch, "replica")}`;
-    const platform = await startPlatform({ env: { PLATFORM_REPLICATION_ENABLED: "true", PLATFORM_REPLICATION_URL: url, PLATFORM_REPLICATION_SYNC_INTERVAL: "500ms" } });
+    const platform = await startPlatform({ env: await replicationEnv({ PLATFORM_REPLICATION_URL: url, PLATFORM_REPLICATION_SYNC_INTERVAL: "500ms" }) });
     platforms.push(platform);
     expect(platform.log()).toContain(`replication: litestream streams ${join(platform.dataDir, "data.db")} to ${url}`);
     const su = await platform.superuser();
@@ -55,7 +55,7 @@ describe("replication to a file replica", () => {
 
   it("uploads at serve's stop what the sync interval had not yet sent", async () => {
     const url = `file://${join(scratch, "replica-slow")}`;
-    const platform = await startPlatform({ env: { PLATFORM_REPLICATION_ENABLED: "true", PLATFORM_REPLICATION_URL: url, PLATFORM_REPLICATION_SYNC_INTERVAL: "1h" } });
+    const platform = await startPlatform({ env: await replicationEnv({ PLATFORM_REPLICATION_URL: url, PLATFORM_REPLICATION_SYNC_INTERVAL: "1h" }) });
     platforms.push(platform);
     // Litestream opens the database at its first tick, a second after its start (its meta folder appears
     // then); a stop before that uploads nothing, and the rows, safe in data.db, go up at the next start.
@@ -71,7 +71,7 @@ describe("replication to a file replica", () => {
 describe("replication into the bus's object store", () => {
   let hub: PlatformWithBus;
   beforeAll(async () => {
-    hub = await startPlatformWithBus({ env: { PLATFORM_REPLICATION_ENABLED: "true", PLATFORM_REPLICATION_SYNC_INTERVAL: "500ms" } });
+    hub = await startPlatformWithBus({ env: await replicationEnv({ PLATFORM_REPLICATION_SYNC_INTERVAL: "500ms" }) });
     // The bus starts after the platform here; a restart is serve's start with the bus up.
     await hub.platform.restart();
   }, 120_000);

@@ -3,7 +3,7 @@ import { CONFIG_KEYS, envName, isConfigKey, keyInfo } from "./keys";
 
 describe("keys", () => {
   it("lists every control-plane key of spec 8.3, and the replication keys, once", () => {
-    expect(CONFIG_KEYS).toHaveLength(40 + 4);
+    expect(CONFIG_KEYS).toHaveLength(40 + 5);
     expect(new Set(CONFIG_KEYS).size).toBe(CONFIG_KEYS.length);
     expect(CONFIG_KEYS.some((key) => key.startsWith("observability."))).toBe(false);
   });

@@ -113,6 +113,11 @@ const KEYS: KeySpecs<PlatformConfig> = {
   },
   "replication.bucket": { type: "string", default: "platform-records", meaning: "The object store bucket of the replica on the bus (letters, digits, - and _)." },
   "replication.sync_interval": { type: "string", default: "1s", meaning: "Duration between uploads of the database's new pages to the replica." },
+  "replication.metrics_addr": {
+    type: "string",
+    default: "127.0.0.1:9091",
+    meaning: "Loopback host:port where Litestream serves its metrics, which the platform reads for its replication series.",
+  },
 };
 
 /** The control plane's table: PLATFORM_* variables. */

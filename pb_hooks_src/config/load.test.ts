@@ -77,7 +77,7 @@ const DEFAULTS: PlatformConfig = {
   readiness: { interval: "15s", timeout: "5s" },
   metrics: { enabled: true, token: "" },
   branding: { dir: "" },
-  replication: { enabled: false, url: "", bucket: "platform-records", sync_interval: "1s" },
+  replication: { enabled: false, url: "", bucket: "platform-records", sync_interval: "1s", metrics_addr: "127.0.0.1:9091" },
 };
 
 describe("loadConfig: defaults", () => {

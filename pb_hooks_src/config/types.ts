@@ -54,5 +54,7 @@ export interface PlatformConfig {
     url: string;
     bucket: string;
     sync_interval: string;
+    /** host:port of Litestream's metrics listener; loopback only (it serves Go's profiler too). */
+    metrics_addr: string;
   };
 }

@@ -229,6 +229,11 @@ describe("replication", () => {
     expect(message).not.toContain("secret");
   });
 
+  it("refuses a metrics listener off loopback", () => {
+    expect(refusal({ replication: { metrics_addr: "0.0.0.0:9091" } })).toBe('replication.metrics_addr must be a loopback host:port such as 127.0.0.1:9091, got "0.0.0.0:9091"');
+    expect(validateConfig(withValues({ replication: { metrics_addr: "127.0.0.1:19091" } })).replication.metrics_addr).toBe("127.0.0.1:19091");
+  });
+
   it("refuses a bucket name the object store cannot take, and a sync interval that is not a duration", () => {
     expect(refusal({ replication: { bucket: "a.b" } })).toBe('replication.bucket must be 1 to 64 letters, digits, - or _, got "a.b"');
     expect(refusal({ replication: { sync_interval: "soon" } })).toMatch(/^replication.sync_interval /);

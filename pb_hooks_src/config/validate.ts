@@ -140,4 +140,8 @@ function checkReplication(replication: PlatformConfig["replication"], fail: Fail
   }
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(bucket)) fail("replication.bucket", `must be 1 to 64 letters, digits, - or _, got ${JSON.stringify(bucket)}`);
   checkDuration("replication.sync_interval", syncInterval, fail);
+  // Litestream's listener also serves Go's profiler: never anywhere but loopback.
+  if (!/^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\]|localhost):\d{1,5}$/.test(replication.metrics_addr)) {
+    fail("replication.metrics_addr", `must be a loopback host:port such as 127.0.0.1:9091, got ${JSON.stringify(replication.metrics_addr)}`);
+  }
 }

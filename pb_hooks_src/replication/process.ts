@@ -137,7 +137,7 @@ function startReplication(app: CoreApp, replica: ReplicaTarget): void {
   const dir = replicationDir(app);
   $os.mkdirAll(dir, PRIVATE_DIR);
   const configPath = $filepath.join(dir, "litestream.yml");
-  writePrivate(configPath, renderLitestreamConfig({ dbPath: recordStorePath(app), replica, syncInterval: config.replication.sync_interval, metricsAddr: "" }));
+  writePrivate(configPath, renderLitestreamConfig({ dbPath: recordStorePath(app), replica, syncInterval: config.replication.sync_interval, metricsAddr: config.replication.metrics_addr }));
 
   const cmd = $os.cmd("bash", ...replicationSupervisorArgs(litestream, configPath));
   cmd.dir = dir;

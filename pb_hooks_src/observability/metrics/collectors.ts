@@ -17,6 +17,8 @@ import { countsQuery, DATABASE_FILES, parseCounts } from "./database";
 import { renderFamily, type MetricFamily } from "./exposition";
 import { certificateFamilies, collectorErrorsFamily, databaseFamilies, readinessLines, type DatabaseCounts } from "./families";
 import { httpFamilies } from "./http-families";
+import { lookAtReplication, replicationState } from "../../replication/look";
+import { replicationFamilies } from "../../replication/observation";
 
 /** A varz request must not hold a scrape for long: scrapers time out after ~10 s by default. */
 const VARZ_TIMEOUT_MS = 2000;
@@ -28,7 +30,9 @@ type Collected = { families: MetricFamily[]; failed: boolean };
 export function scrape(app: CoreApp): string[] {
   const snapshot = readSnapshot();
   const lines = readinessLines(snapshot && { results: snapshot.results, probedAtMs: snapshot.probedAtMs }, VERSION);
-  const collected = [collectDatabase(app), collectCertificates(), collectEmbeddedBus(app), { families: httpFamilies(httpTotals()), failed: false }];
+  lookAtReplication(app);
+  const replication = { families: replicationFamilies(replicationState(app), Date.now()), failed: false };
+  const collected = [collectDatabase(app), collectCertificates(), collectEmbeddedBus(app), replication, { families: httpFamilies(httpTotals()), failed: false }];
   const failed = collected.filter((c) => c.failed).length;
   for (const family of [...collected.flatMap((c) => c.families), collectorErrorsFamily(failed)]) lines.push(...renderFamily(family));
   return lines;

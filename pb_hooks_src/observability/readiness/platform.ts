@@ -14,6 +14,7 @@ import { notFound } from "../../lib/errors";
 import { CHECKS, CHECK_NAMES } from "./checks";
 import { panicked, type CheckResult } from "../../../common/readiness/report";
 import { selfUrl } from "./self-url";
+import { lookAtReplication } from "../../replication/look";
 import { parseSnapshotPost } from "./snapshot-post";
 import { readSnapshot, startedAtMs, writeSnapshot } from "./snapshot";
 
@@ -61,6 +62,8 @@ export function snapshotRoute(e: core.RequestEvent): void {
     requireSidecarCaller(e);
     const { results, tookMs } = parseSnapshotPost(readJsonObject(e), CHECK_NAMES);
     writeSnapshot({ results, tookMs, probedAtMs: Date.now() });
+    // Not a check (the report keeps its ten): the replication series see uploads at the probe's pace too.
+    lookAtReplication(e.app);
     return { status: 200, body: { ok: true } };
   });
 }
