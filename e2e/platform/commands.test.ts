@@ -81,7 +81,7 @@ describe("scripts/platform --version", () => {
     for (const flag of ["--version", "-v"]) {
       const result = await commands()([flag]);
       expect(result.code).toBe(0);
-      expect(result.stdout).toMatch(new RegExp(`^platform ${version} \\(PocketBase ${pocketbase}, nats-server v[\\d.]+, nebula v[\\d.]+\\)\n$`));
+      expect(result.stdout).toMatch(new RegExp(`^platform ${version} \\(PocketBase ${pocketbase}, nats-server v[\\d.]+, nebula v[\\d.]+, litestream v[\\d.]+\\)\n$`));
     }
   });
 });
