@@ -89,6 +89,27 @@ describe("replication into the bus's object store", () => {
     expect(await eventually(async () => restoresWith(replica, prefix, 10), 20_000)).toBe(true);
   });
 
+  it("retries uploads that fail while the bus is away, and reports the lag meanwhile", async () => {
+    const metrics = async () => (await (await fetch(`${hub.platform.url}/metrics`)).text());
+    const value = (text: string, name: string) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1] ?? NaN);
+    const su = await hub.platform.superuser();
+    const prefix = unique("outage");
+    // Once this control plane holds the write lease and its replica is current.
+    expect(await eventually(async () => su.collection("organizations").create({ name: "before", code: unique("before"), active: true }).then(() => true, () => false), 20_000)).toBe(true);
+    expect(await eventually(async () => value(await metrics(), "platform_replication_lag_seconds") === 0 && value(await metrics(), "platform_replication_uploads_total") > 0, 20_000)).toBe(true);
+    await hub.stopNats();
+    try {
+      // The write lease holds for a few seconds more: these writes are acknowledged, not yet uploaded.
+      for (let i = 0; i < 3; i++) await su.collection("organizations").create({ name: `${prefix}-${i}`, code: `${prefix}-${i}`, active: true });
+      expect(await eventually(async () => value(await metrics(), "platform_replication_lag_seconds") > 0, 10_000)).toBe(true);
+    } finally {
+      await hub.startNats();
+    }
+    const replica = { config: join(hub.platform.dataDir, ".replication/litestream.yml"), db: join(hub.platform.dataDir, "data.db") };
+    expect(await eventually(async () => restoresWith(replica, prefix, 3), 60_000)).toBe(true);
+    expect(await eventually(async () => value(await metrics(), "platform_replication_lag_seconds") === 0, 30_000)).toBe(true);
+  });
+
   it("gives the records identity its bucket and nothing else: no other subject, no tenant's account", async () => {
     const creds = readFileSync(join(hub.platform.dataDir, ".replication/replica.creds"), "utf8");
     expect(await busAccepts(hub.busUrl, creds)).toBe(true);
