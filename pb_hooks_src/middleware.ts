@@ -46,8 +46,12 @@ export function serveUncounted(e: core.RequestEvent): void {
 }
 
 const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-/** Signing in, which reads: an operator can still sign in to a control plane that does not hold the lease. */
-const SIGN_IN = /^\/api\/collections\/[^/]+\/(auth-with-password|auth-with-otp|auth-with-oauth2|auth-refresh|request-otp)$/;
+/**
+ * Let through without the lease: signing in with a password and refreshing a session (an operator can
+ * still look at a control plane that is not the primary), and the realtime subscriptions, which read.
+ * OAuth2 and one-time-password sign-ins create records, so they wait for the lease like any write.
+ */
+const READS_BY_POST = /^\/api\/(collections\/[^/]+\/(auth-with-password|auth-refresh)|realtime)$/;
 
 /**
  * A write to the API while this control plane does not hold the write lease (replication into the bus,
@@ -57,7 +61,7 @@ function nextUnlessRefused(e: core.RequestEvent): void {
   const request = e.request;
   if (request && !READ_METHODS.has(request.method)) {
     const path = request.url?.path ?? "";
-    if (path.startsWith("/api/") && !path.startsWith(SIDECAR_ROUTE_PREFIX) && !SIGN_IN.test(path)) {
+    if (path.startsWith("/api/") && !path.startsWith(SIDECAR_ROUTE_PREFIX) && !READS_BY_POST.test(path)) {
       const refusal = writeRefusal(e.app);
       if (refusal) {
         e.json(503, { status: 503, message: refusal, data: {} });

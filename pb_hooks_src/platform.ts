@@ -11,7 +11,7 @@ import { certAuditRoute, rotateCaRoute } from "./overlay/routes";
 import { revokeInactiveHosts } from "./overlay/revocation-backfill";
 import { acceptInviteRoute, clientConfigRoute } from "./tenancy/routes";
 import { stopEmbedded } from "./bus/embedded";
-import { startBusReplicationIfWanted, stopReplication } from "./replication/process";
+import { busReplicationWanted, holdLeaseIfWanted, releaseLease, stopReplication } from "./replication/process";
 import { leaseRoute } from "./replication/routes";
 import { reconcileAccounts, reconcileAtStart } from "./bus/reconcile";
 import { leafConfigRoute, nodeBackRoute, rotateRoute, signingKeysRoute } from "./bus/routes";
@@ -24,20 +24,20 @@ import { allowCaseVariantMailboxes, requireUniqueMailboxes } from "./tenancy/ema
  * needs the sidecar runs here rather than in bootstrap, so the listener does not wait for Node's start.
  */
 export function startedRoute(e: core.RequestEvent): void {
-  // Replication first: with it into the bus, claims may be published only once the write lease is held.
+  // With replication into the bus, the start work that writes waits for the write lease (replication/routes.ts).
   answerStarted(e, (app) => {
-    startBusReplicationIfWanted(app);
-    reconcileAtStart(app);
+    if (busReplicationWanted(app)) holdLeaseIfWanted(app);
+    else reconcileAtStart(app);
   });
 }
 
 /**
- * Every minute: every account converges to its recorded state, and replication into the bus starts if
- * the bus was not there for serve's start.
+ * Every minute: every account converges to its recorded state (by the write lease's holder only), and the
+ * lease is asked for again if the bus was not there for serve's start.
  */
 export function reconcileJob(app: CoreApp): void {
   reconcileAccounts(app);
-  startBusReplicationIfWanted(app);
+  holdLeaseIfWanted(app);
 }
 
 export const schema = {
@@ -78,7 +78,14 @@ export const bus = { leafConfigRoute, rotateRoute, signingKeysRoute, nodeBackRou
 // `serve --bus`: the nats-server child's stop (onTerminate; loader.ts#startServing starts it).
 export const busServer = { stop: stopEmbedded };
 // replication.enabled under serve: Litestream's stop (onTerminate; loader.ts#startServing starts it).
-export const replication = { stop: stopReplication, leaseRoute };
+export const replication = {
+  /** serve's stop: Litestream's last upload, then the lease let go. */
+  stop: (app: CoreApp) => {
+    stopReplication(app);
+    releaseLease(app);
+  },
+  leaseRoute,
+};
 
 export * as readiness from "./observability/readiness/platform";
 export * as metrics from "./observability/metrics/platform";

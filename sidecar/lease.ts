@@ -56,7 +56,15 @@ export class LeaseHolder {
     void this.tick();
   }
 
-  /** Stops renewing; with `release`, deletes our entry so that a standby may take the lease at once. */
+  /** Whether it holds for `settings` (same bus, creds, bucket, holder): asked again, it keeps going. */
+  sameAs(settings: LeaseHoldRequest): boolean {
+    return JSON.stringify(settings) === JSON.stringify(this.settings);
+  }
+
+  /**
+   * Stops renewing; with `release`, deletes our entry so that a standby may take the lease at once (only
+   * once this control plane has stopped writing and Litestream has made its last upload).
+   */
   async stop(release: boolean): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
@@ -71,9 +79,16 @@ export class LeaseHolder {
       this.dropConnection();
       return { kind: "unanswered" as const, holder: "", detail: `the bus did not answer about the write lease: ${err instanceof Error ? err.message : String(err)}` };
     });
+    // A holder stopped meanwhile (replaced, or its PocketBase gone) reports nothing more.
+    if (this.stopped) return this.report;
     this.report = afterAttempt(this.report, outcome, started, this.settings.ttlMs);
-    const answer = await this.deps.post(LEASE_PATH, this.report).catch((err: unknown) => ({ status: 0, body: String(err) }));
-    if (answer.status !== 200) this.deps.warn(`PocketBase did not take the write lease's state (${answer.status || answer.body})`);
+    // Not waited for: what PocketBase does on a change (it may reconcile every account) must not delay the next renewal.
+    void this.deps.post(LEASE_PATH, this.report).then(
+      (answer) => {
+        if (answer.status !== 200) this.deps.warn(`PocketBase did not take the write lease's state (${answer.status})`);
+      },
+      (err: unknown) => this.deps.warn(`PocketBase did not take the write lease's state (${String(err)})`),
+    );
     return this.report;
   }
 

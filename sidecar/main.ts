@@ -28,12 +28,17 @@ async function main(): Promise<void> {
   let lease: LeaseHolder | undefined;
   const holdLease = post
     ? (request: LeaseHoldRequest) => {
+        if (lease?.sameAs(request)) return;
         void lease?.stop(false);
         lease = new LeaseHolder(request, { post, now: Date.now, warn });
         lease.start();
       }
     : undefined;
-  const server = createSidecarServer({ token, routes: v1Routes({ nats, holdLease, nowSeconds: () => Math.floor(Date.now() / 1000) }), maxBodyBytes: MAX_BODY_BYTES });
+  const releaseLease = async () => {
+    await lease?.stop(true);
+    lease = undefined;
+  };
+  const server = createSidecarServer({ token, routes: v1Routes({ nats, holdLease, releaseLease, nowSeconds: () => Math.floor(Date.now() / 1000) }), maxBodyBytes: MAX_BODY_BYTES });
 
   const prober = probe && post && new Prober(probe, { post, now: Date.now });
   const nodeWatch = probe?.busNodes && post && new NodeWatch(probe.busNodes, { post, readNodes: busNodes, warn });
@@ -50,8 +55,9 @@ async function main(): Promise<void> {
       removeStateFile(stateFile);
       server.close();
       server.closeAllConnections();
-      // The lease is let go, so that a standby may take it at once rather than after its TTL.
-      void Promise.allSettled([nats.closeAll(), lease?.stop(true)]).finally(() => process.exit(0));
+      // Not released: PocketBase may have died with Litestream still making its last upload, so the lease
+      // lapses by itself (serve's own stop releases it first, once Litestream is done: /v1/lease/release).
+      void Promise.allSettled([nats.closeAll(), lease?.stop(false)]).finally(() => process.exit(0));
     },
   });
 

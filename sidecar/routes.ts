@@ -6,6 +6,7 @@ import { HttpError } from "./errors";
 import { encodeJwt } from "./jwt";
 import type { BusTarget, NatsPool } from "./nats";
 import { NKEY_ROLES, decodeSeed, encodePublic, encodeSeed } from "./nkeys";
+import { parseCreds } from "./creds";
 import type {
   BusInfoResponse,
   BusNodesResponse,
@@ -42,6 +43,8 @@ export interface RouteDeps {
   nats: NatsPool;
   /** Holds the write lease (sidecar/lease.ts); absent outside serve, where nothing could hear its reports. */
   holdLease?: (request: LeaseHoldRequest) => void;
+  /** Lets the lease go at once (serve's stop, after Litestream's last upload). */
+  releaseLease?: () => Promise<void>;
   /** Unix seconds; a parameter so tests can pin iat. */
   nowSeconds: () => number;
 }
@@ -107,14 +110,30 @@ export function v1Routes(deps: RouteDeps): Routes {
       "/v1/lease/hold",
       post((body) => {
         if (!deps.holdLease) throw new HttpError(409, "the write lease is held only by the sidecar of serve");
-        deps.holdLease({
+        const request = {
           ...busTarget(body),
           creds: stringField(body, "creds"),
           bucket: stringField(body, "bucket"),
           ttlMs: integerField(body, "ttlMs", 3_000, 600_000),
           holder: stringField(body, "holder"),
           replicas: integerField(body, "replicas", 1, 5),
-        });
+        };
+        // Checked before the holder is replaced: a bad request leaves the lease as it is held.
+        try {
+          parseCreds(request.creds);
+        } catch {
+          throw new HttpError(400, "creds: not a creds file");
+        }
+        if (!/^[A-Za-z0-9_-]{1,64}$/.test(request.bucket)) throw new HttpError(400, "bucket: letters, digits, - or _");
+        if (request.servers.length === 0 || !request.servers.every((url) => /^[a-z][a-z0-9+.-]*:\/\/\S+$/i.test(url))) throw new HttpError(400, "servers: bus URLs");
+        deps.holdLease(request);
+        return { ok: true };
+      }),
+    ],
+    [
+      "/v1/lease/release",
+      post(async () => {
+        await deps.releaseLease?.();
         return { ok: true };
       }),
     ],

@@ -8,6 +8,7 @@ describe("parseStandbyArgs", () => {
       creds: "/r.creds",
       servers: ["nats://a:4222", "nats://b:4222"],
       bucket: "records",
+      force: false,
     });
   });
 
@@ -18,6 +19,11 @@ describe("parseStandbyArgs", () => {
       bucket: "b",
     });
     expect(parseStandbyArgs(["promote", "--creds", "/r.creds"], { PLATFORM_BUS_SERVER_URL: "nats://a:4222" }).bucket).toBe("platform-records");
+  });
+
+  it("takes --force for a promotion only", () => {
+    expect(parseStandbyArgs(["promote", "--force", "--creds", "/r.creds", "--bus", "nats://a:4222"], {}).force).toBe(true);
+    expect(() => parseStandbyArgs(["standby", "--force", "--creds", "/r.creds", "--bus", "nats://a:4222"], {})).toThrow('unexpected argument "--force"');
   });
 
   it("says every problem at once", () => {

@@ -7,15 +7,16 @@
 //            file renamed into place: a follower stopped mid-apply can leave a torn file, docs/litestream.md),
 //            after which `serve` with replication.enabled takes the write lease once the old primary's lapses.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { renderLitestreamConfig } from "../common/replication/litestream-config";
 
 const USAGE = `usage: scripts/platform standby --creds FILE [--bus "URL ..."] [--bucket NAME]
-       scripts/platform promote --creds FILE [--bus "URL ..."] [--bucket NAME]
+       scripts/platform promote --creds FILE [--bus "URL ..."] [--bucket NAME] [--force]
   --creds   the replica user's creds file, copied from the primary's <data dir>/.replication/replica.creds
   --bus     the hub's client URLs, space-separated (default: PLATFORM_BUS_SERVER_URL)
   --bucket  the replica's bucket (default: PLATFORM_REPLICATION_BUCKET, else platform-records)
+  --force   promote over a data.db no standby wrote (a primary's)
 The data directory is PB_DATA_DIR (scripts/platform's default: pb_data beside the repository).`;
 const FOLLOW_INTERVAL = "250ms";
 const MAX_RESTART_DELAY_MS = 30_000;
@@ -25,6 +26,8 @@ export interface StandbyOptions {
   creds: string;
   servers: string[];
   bucket: string;
+  /** promote only: replace a database no standby wrote. */
+  force: boolean;
 }
 
 export class UsageError extends Error {}
@@ -34,8 +37,10 @@ export function parseStandbyArgs(args: readonly string[], env: Record<string, st
   const [command, ...rest] = args;
   if (command !== "standby" && command !== "promote") throw new UsageError(`unknown command ${JSON.stringify(command ?? "")}`);
   const flags = new Map<string, string>();
-  for (let i = 0; i < rest.length; i += 2) {
-    const [name, value] = [rest[i], rest[i + 1]];
+  const force = command === "promote" && rest.includes("--force");
+  const valued = rest.filter((arg) => !(force && arg === "--force"));
+  for (let i = 0; i < valued.length; i += 2) {
+    const [name, value] = [valued[i], valued[i + 1]];
     if (!["--creds", "--bus", "--bucket"].includes(name) || value === undefined) throw new UsageError(`unexpected argument ${JSON.stringify(name)}`);
     flags.set(name, value);
   }
@@ -49,7 +54,7 @@ export function parseStandbyArgs(args: readonly string[], env: Record<string, st
     ...(/^[A-Za-z0-9_-]{1,64}$/.test(bucket) ? [] : [`--bucket ${JSON.stringify(bucket)} must be letters, digits, - or _`]),
   ];
   if (problems.length > 0) throw new UsageError(problems.join("; "));
-  return { command, creds, servers, bucket };
+  return { command, creds, servers, bucket, force };
 }
 
 interface Places {
@@ -63,6 +68,7 @@ function writeConfig(options: StandbyOptions, places: Places): string {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const credsPath = join(dir, "replica.creds");
   writeFileSync(credsPath, readFileSync(options.creds, "utf8"), { mode: 0o600 });
+  chmodSync(credsPath, 0o600); // an older copy keeps its mode through writeFileSync
   const path = join(dir, "standby.yml");
   const text = renderLitestreamConfig({
     dbPath: join(places.dataDir, "data.db"),
@@ -94,6 +100,11 @@ async function runStandby(options: StandbyOptions, places: Places): Promise<numb
     console.error(`standby: ${db} exists and was not written by a standby: move it away first (a primary's database is never overwritten)`);
     return 2;
   }
+  const running = standbyRunning(places);
+  if (running !== undefined) {
+    console.error(`standby: another standby (pid ${running}) follows into ${places.dataDir} already`);
+    return 2;
+  }
   const config = writeConfig(options, places);
   writeFileSync(pidFile(places), `${process.pid}\n`);
   let child: ChildProcess | undefined;
@@ -108,7 +119,13 @@ async function runStandby(options: StandbyOptions, places: Places): Promise<numb
     while (!stopping) {
       const started = Date.now();
       child = spawn(places.litestream, ["restore", "-f", "-follow-interval", FOLLOW_INTERVAL, "-config", config, db], { stdio: "inherit" });
-      const status = await new Promise<number>((resolve) => child?.once("exit", (code) => resolve(code ?? 1)));
+      const status = await new Promise<number>((resolve) => {
+        child?.once("exit", (code) => resolve(code ?? 1));
+        child?.once("error", (err) => {
+          console.error(`standby: ${places.litestream} cannot be run: ${err.message}`);
+          resolve(127);
+        });
+      });
       if (stopping) break;
       if (Date.now() - started >= 60_000) delay = 1_000;
       console.error(`standby: litestream exited with status ${status}; following again in ${delay / 1000} s`);
@@ -129,8 +146,13 @@ function promote(options: StandbyOptions, places: Places): number {
     console.error(`promote: the standby (pid ${running}) still follows the replica: stop it first`);
     return 2;
   }
-  const config = writeConfig(options, places);
   const db = join(places.dataDir, "data.db");
+  // Only a standby's copy (or nothing) is replaced: a primary's database is never overwritten.
+  if (existsSync(db) && !existsSync(`${db}-txid`) && !options.force) {
+    console.error(`promote: ${db} was not written by a standby (no ${db}-txid): is this a primary's data directory? Move it away, or pass --force`);
+    return 2;
+  }
+  const config = writeConfig(options, places);
   const restored = spawnSync(places.litestream, ["restore", "-force", "-config", config, "-o", db, db], { stdio: "inherit" });
   if (restored.status !== 0) {
     console.error(`promote: the restore failed (status ${restored.status ?? restored.signal}); data.db is as it was`);

@@ -6,6 +6,7 @@ describe("renderLitestreamConfig", () => {
     expect(renderLitestreamConfig({ dbPath: "/srv/pb_data/data.db", replica: { kind: "url", url: "s3://backups/records" }, syncInterval: "1s", metricsAddr: "" })).toBe(
       [
         "# Written by serve from replication.* at each start (pb_hooks_src/replication/); edits are lost.",
+        'shutdown-sync-timeout: "5s"',
         "dbs:",
         '  - path: "/srv/pb_data/data.db"',
         "    replica:",
@@ -27,6 +28,12 @@ describe("renderLitestreamConfig", () => {
     expect(text).toContain('url: "nats://10.0.0.1:4222,10.0.0.2:4222/platform-records"');
     expect(text).toContain('creds: "/d/.replication/replica.creds"');
     expect(text).not.toContain("u:p");
+    expect(text).not.toContain("tls: true");
+  });
+
+  it("speaks TLS to a hub whose URLs are tls://", () => {
+    const replica = { kind: "bus" as const, servers: ["tls://10.0.0.1:4222"], bucket: "b", credsPath: "/c", tls: true };
+    expect(renderLitestreamConfig({ dbPath: "/d/data.db", replica, syncInterval: "1s", metricsAddr: "" })).toContain("      tls: true\n");
   });
 
   it("quotes every value, so a path with YAML's special characters stays one string", () => {

@@ -12,6 +12,8 @@ export type ReplicaTarget =
       bucket: string;
       /** The replication identity's creds file. */
       credsPath: string;
+      /** The hub's URLs are tls://: Litestream must speak TLS too. */
+      tls?: boolean;
     };
 
 export interface LitestreamInput {
@@ -36,10 +38,12 @@ export function renderLitestreamConfig(input: LitestreamInput): string {
   const target =
     replica.kind === "url"
       ? [`      url: ${q(replica.url)}`]
-      : [`      url: ${q(busReplicaUrl(replica.servers, replica.bucket))}`, `      creds: ${q(replica.credsPath)}`];
+      : [`      url: ${q(busReplicaUrl(replica.servers, replica.bucket))}`, `      creds: ${q(replica.credsPath)}`, ...(replica.tls ? ["      tls: true"] : [])];
   return [
     "# Written by serve from replication.* at each start (pb_hooks_src/replication/); edits are lost.",
     ...(input.metricsAddr ? [`addr: ${q(input.metricsAddr)}`] : []),
+    // The last upload at a stop must end well before the write lease lapses (10 s): a standby may take it then.
+    'shutdown-sync-timeout: "5s"',
     "dbs:",
     `  - path: ${q(input.dbPath)}`,
     "    replica:",

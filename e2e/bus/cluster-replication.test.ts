@@ -66,9 +66,11 @@ describe("replication into a hub of three nodes", () => {
     let node: number | undefined;
     expect(await eventually(async () => (node = await nodeOfLitestream(operator.records_account_pub as string)) !== undefined, 20_000)).toBe(true);
     await hub.killNode(node as number);
+    const killed = Date.now();
     try {
       for (let i = 10; i < 20; i++) await write(i);
-      expect(await eventually(async () => restoredCount(prefix) === 20, 60_000)).toBe(true);
+      const restored = await eventually(async () => restoredCount(prefix) === 20, 60_000);
+      expect(restored, `${Date.now() - killed} ms after the kill: ${hub.platform.log().split("\n").filter((l) => /replication|litestream|level=(WARN|ERROR)/.test(l)).slice(-15).join("\n")}`).toBe(true);
     } finally {
       await hub.startNode(node as number);
     }

@@ -3,6 +3,7 @@ import { currentConfig } from "../config/runtime";
 import { collectionNames } from "../schema/names";
 import { isEmptyPlan, retentionPlan, type RetentionSettings } from "./retention";
 import { sweepAuditLog, type SweepResult } from "./sweep";
+import { writeRefusal } from "../replication/lease";
 
 /** The cron job id; cronAdd replaces a job registered under the same id. */
 export const RETENTION_JOB = "audit-retention";
@@ -19,8 +20,9 @@ export function pruneAuditLog(app: CoreApp, settings: RetentionSettings = curren
   return sweepAuditLog(app, collectionNames(currentConfig()).audit_logs, plan);
 }
 
-/** The cron handler. */
+/** The cron handler; a control plane without the write lease leaves the log to the primary. */
 export function sweepRetention(): void {
+  if (writeRefusal($app)) return;
   const result = pruneAuditLog($app);
   if (result) $app.logger().info("audit retention sweep", "byAge", result.byAge, "byCount", result.byCount);
 }

@@ -8,9 +8,11 @@ import { jsonOf, resignAccount } from "./accounts";
 import { hubAccountOf, mergeHubAccount } from "./hub-merge";
 import { jwtIssuedAt, jwtPayload } from "./issued-at";
 import { systemRequest } from "./publish";
+import { writeRefusal } from "../replication/lease";
 
 /** How many accounts took something back from the hub; nothing when the bus does not answer. */
 export function adoptHubClaims(app: CoreApp, n: CollectionNames): number {
+  if (writeRefusal(app)) return 0; // not the primary: its records are not the ones to fix
   let adopted = 0;
   for (const account of findAll(app, n.bus_accounts, "")) {
     let claim: string;

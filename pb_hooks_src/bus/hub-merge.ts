@@ -1,9 +1,10 @@
 // What the hub already holds, merged back into a restored record store (issue 35 item 3, pure). After a
 // restore or a promotion, the records may predate claims the hub took: a revocation or a suspension
-// written after the last replicated transaction. Publishing the record as it is would undo them, so at
-// serve's start each account's hub claim is read first: every revocation it carries stays (the later
-// cutoff wins), a suspension it carries stays unless the record was changed after it, and the next claim
-// is issued after the hub's.
+// written after the last replicated transaction. Publishing the record as it is would undo them, so when
+// this control plane takes the write lease each account's hub claim is read first. When the hub's claim is
+// newer than the record's, every revocation it carries stays (the later cutoff wins) and so does its
+// suspension; when the record is newer (a change the bus had not confirmed), the record stands. The next
+// claim is issued after the hub's.
 
 export interface RecordedAccount {
   revocations: Record<string, number>;
@@ -33,14 +34,16 @@ export interface HubMerge {
 export function mergeHubAccount(record: RecordedAccount, hub: HubAccount): HubMerge {
   const revocations = { ...record.revocations };
   const adopted: string[] = [];
+  const newerAtHub = hub.issuedAt > record.issuedAt;
+  // A record newer than the hub's claim is the truth (a removal the bus did not confirm yet stays removed).
+  if (!newerAtHub) return { revocations, adopted, suspend: false, newerAtHub };
   for (const [key, cutoff] of Object.entries(hub.revocations)) {
     if ((revocations[key] ?? -1) < cutoff) {
       revocations[key] = cutoff;
       adopted.push(key);
     }
   }
-  const newerAtHub = hub.issuedAt > record.issuedAt;
-  return { revocations, adopted: adopted.sort(), suspend: record.active && hub.suspended && newerAtHub, newerAtHub };
+  return { revocations, adopted: adopted.sort(), suspend: record.active && hub.suspended, newerAtHub };
 }
 
 /** The hub's state read from its claim's payload; undefined when it is not an account claim. */

@@ -8,6 +8,7 @@ import { collectionNames } from "../schema/names";
 import { nodesUp } from "./publish";
 import { publishCurrent } from "./reconcile";
 import { confirmedNodes } from "./replies";
+import { writeRefusal } from "../replication/lease";
 
 /** How long a node back may take to join the hub's routes before the push is left to the reconcile. */
 const ROUTED_WITHIN_MS = 10_000;
@@ -23,6 +24,7 @@ export interface NodeBackSummary {
 }
 
 export function pushClaimsMissedBy(app: CoreApp, node: string): NodeBackSummary {
+  if (writeRefusal(app)) return { node, routed: false, missed: 0, confirmed: 0 };
   if (!awaitRouted(app, node)) {
     console.warn(`bus: node ${node} is back but did not join the hub's routes within ${ROUTED_WITHIN_MS / 1000} s; the minute's reconcile will push its claims`);
     return { node, routed: false, missed: 0, confirmed: 0 };

@@ -8,6 +8,7 @@ import { findOperator } from "./operator";
 import { withdrawOrphanAccounts } from "./orphans";
 import { publishAccount } from "./publish";
 import { adoptHubClaims } from "./hub-adoption";
+import { writeRefusal } from "../replication/lease";
 
 export const RECONCILE_JOB = "platform-bus-reconcile";
 /** Cron steps in whole minutes; once a minute is the most often it can run. */
@@ -22,6 +23,8 @@ export interface ReconcileSummary {
 
 export function reconcileAccounts(app: CoreApp): ReconcileSummary {
   const n = collectionNames(currentConfig());
+  // A control plane without the write lease neither publishes nor withdraws: another one is the primary.
+  if (writeRefusal(app)) return { accounts: 0, confirmed: 0, withdrawn: 0 };
   const ids = findAll(app, n.bus_accounts, "").map((a) => a.id);
   let confirmed = 0;
   for (const id of ids) {

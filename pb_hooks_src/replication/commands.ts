@@ -37,7 +37,7 @@ function statusLines(app: CoreApp): string[] {
   const numbers = readLitestream(replication.metrics_addr);
   lines.push(
     numbers
-      ? `litestream: answering at ${replication.metrics_addr}: ${numbers.uploads} uploads and ${numbers.uploadErrors} failed since it started; newest local transaction ${numbers.txid}`
+      ? `litestream: answering at ${replication.metrics_addr}: ${numbers.uploads} uploads since it started; newest local transaction ${numbers.txid}`
       : `litestream: not answering at ${replication.metrics_addr} (replication.metrics_addr): is serve running with replication.enabled?`,
   );
   if (!replication.url) lines.push(`write lease: ${leaseLine(app, servers, replication.bucket)}`);
@@ -67,7 +67,7 @@ function leaseLine(app: CoreApp, servers: string[], bucket: string): string {
     return "not held: no control plane accepts writes until one takes it";
   }
   const mine = readInstanceId(app);
-  return `held by ${holder}${mine && holder.endsWith(`/${mine}`) ? " (this data directory)" : " (another control plane)"}`;
+  return `held by ${holder}${mine && holder.includes(`/${mine}#`) ? " (this data directory)" : " (another control plane)"}`;
 }
 
 function readInstanceId(app: CoreApp): string {

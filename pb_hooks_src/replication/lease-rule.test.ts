@@ -10,9 +10,10 @@ describe("leaseRefusal", () => {
     expect(leaseRefusal({ held: true, untilMs: 2_000, holder: "me", detail: "" }, 2_000)).toMatch(/does not accept writes: its write lease lapsed without a renewal/);
   });
 
-  it("refuses with the sidecar's reason while another holds it, and before it was ever taken", () => {
-    expect(leaseRefusal({ held: false, untilMs: 0, holder: "other", detail: "the lease is held by other" }, 0)).toMatch(/does not accept writes: the lease is held by other\./);
-    expect(leaseRefusal(NO_LEASE_YET, 0)).toMatch(/the write lease has not been taken yet/);
+  it("refuses, naming no holder, while another holds it and before it was ever taken", () => {
+    expect(leaseRefusal({ held: false, untilMs: 0, holder: "host/id#tok", detail: "the lease is held by host/id#tok" }, 0)).toMatch(/does not accept writes: another control plane holds the write lease\./);
+    expect(leaseRefusal(NO_LEASE_YET, 0)).toMatch(/does not accept writes: it does not hold the write lease\./);
+    expect(leaseRefusal({ held: false, untilMs: 0, holder: "host/id#tok", detail: "" }, 0)).not.toContain("host/");
   });
 });
 

@@ -13,7 +13,8 @@ export const NO_LEASE_YET: LeaseState = { held: false, untilMs: 0, holder: "", d
 /** Why a write must be refused now, or undefined when it may go ahead. */
 export function leaseRefusal(state: LeaseState, nowMs: number): string | undefined {
   if (state.held && nowMs < state.untilMs) return undefined;
-  const why = state.held ? "its write lease lapsed without a renewal" : state.detail;
+  // Who holds it and why stay in serve's log: the answer goes to anyone who asks.
+  const why = state.held ? "its write lease lapsed without a renewal" : state.holder ? "another control plane holds the write lease" : "it does not hold the write lease";
   return `this control plane does not accept writes: ${why}. Another control plane may be the primary (docs/operations.md "Disaster recovery")`;
 }
 

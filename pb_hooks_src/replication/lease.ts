@@ -18,14 +18,23 @@ export function writeRefusal(app: CoreApp): string | undefined {
   return leaseRefusal((app.store().get(STATE_KEY) as LeaseState | undefined) ?? NO_LEASE_YET, Date.now());
 }
 
-/** Keeps the sidecar's report; false when the body is not one. */
-export function recordLeaseReport(app: CoreApp, body: unknown): boolean {
+export type LeaseChange = "taken" | "lost" | "same";
+
+/** Keeps the sidecar's report and says whether the lease changed hands; undefined when the body is not one. */
+export function recordLeaseReport(app: CoreApp, body: unknown): LeaseChange | undefined {
   const state = parseLeaseState(body);
-  if (!state) return false;
-  const before = app.store().get(STATE_KEY) as LeaseState | undefined;
-  app.store().set(STATE_KEY, state);
-  if (before?.held !== state.held) console.log(state.held ? `replication: this control plane holds the write lease` : `replication: writes refused: ${state.detail}`);
-  return true;
+  if (!state) return undefined;
+  let before: LeaseState | undefined;
+  // Under the store's lock: of two reports at once, one alone sees the change. A missing key reaches
+  // the function as Go's nil, which goja gives as null.
+  app.store().setFunc(STATE_KEY, (old) => {
+    before = (old ?? undefined) as LeaseState | undefined;
+    return state;
+  });
+  // The first report is a change either way: until then the lease was unknown.
+  if (before !== undefined && before.held === state.held) return "same";
+  console.log(state.held ? "replication: this control plane holds the write lease" : `replication: writes refused: ${state.detail}`);
+  return state.held ? "taken" : "lost";
 }
 
 /** The lease as last reported, for the status command and readiness. */

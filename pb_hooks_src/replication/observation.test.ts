@@ -41,7 +41,6 @@ describe("replicationFamilies", () => {
     expect(names).toEqual({
       platform_replication_up: 1,
       platform_replication_uploads_total: 3,
-      platform_replication_upload_errors_total: 1,
       platform_replication_last_upload_timestamp_seconds: 1,
       platform_replication_lag_seconds: 6,
     });

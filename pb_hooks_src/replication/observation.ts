@@ -62,10 +62,8 @@ export function replicationFamilies(state: ReplicationState | undefined, nowMs: 
   if (!state) return [];
   const families = [single("platform_replication_up", "gauge", "1 while Litestream, streaming the record store to its replica, answers.", state.up ? 1 : 0)];
   if (state.numbers) {
-    families.push(
-      single("platform_replication_uploads_total", "counter", "Files Litestream uploaded to the replica since it started.", state.numbers.uploads),
-      single("platform_replication_upload_errors_total", "counter", "Uploads to the replica that failed (each retried) since Litestream started.", state.numbers.uploadErrors),
-    );
+    // Not its failed uploads: Litestream counts those for S3 alone; the lag says what failures cost.
+    families.push(single("platform_replication_uploads_total", "counter", "Files Litestream uploaded to the replica since it started.", state.numbers.uploads));
   }
   if (state.lastUploadMs !== undefined) {
     families.push(single("platform_replication_last_upload_timestamp_seconds", "gauge", "When an upload to the replica was last seen (seen at readiness probes and scrapes).", state.lastUploadMs / 1000));

@@ -11,7 +11,7 @@ import { supervisorEnv } from "../bus/supervisor";
 import { renderLitestreamConfig, type ReplicaTarget } from "../../common/replication/litestream-config";
 import { replicationSupervisorArgs } from "./supervisor";
 import { ensureRecordsIdentity, leaseBucketOf } from "./identity";
-import { leaseState, requireLease } from "./lease";
+import { requireLease } from "./lease";
 import { objectStoreStreamConfig } from "./replica-permissions";
 import { serverUrls } from "../bus/server-port";
 import { sidecarCall } from "../lib/sidecar";
@@ -34,6 +34,8 @@ interface Supervised {
 }
 
 const STORE_KEY = "platform.replication";
+const STARTING_KEY = "platform.replication.starting";
+const TOKEN_KEY = "platform.replication.holder-token";
 const WANTED_KEY = "platform.replication.wanted";
 const fileMode = (bits: number) => bits as unknown as os.FileMode;
 /** The config may name a creds file; only serve's user reads the folder. */
@@ -73,57 +75,103 @@ export function startReplicationIfWanted(app: CoreApp): void {
   else requireLease(app);
 }
 
+/** Whether this process replicates into the bus, and so needs the write lease. */
+export function busReplicationWanted(app: CoreApp): boolean {
+  return replicationWanted(app) && currentConfig().replication.url === "";
+}
+
 /**
- * For serve's start work once the sidecar answers: replication into the bus's object store, through the
- * platform's records identity, into its bucket (made if missing). A failure is logged, and serve goes on
- * without replication: the next start tries again.
+ * For serve's start work once the sidecar answers, and the minute's reconcile: the records identity's
+ * claim pushed, and the sidecar asked to hold the write lease (it keeps a holder asked again with the same
+ * settings). Litestream starts only once the lease is held (startBusLitestream), so a control plane that
+ * does not hold it never writes into the replica. A failure is logged; the next minute tries again.
  */
-export function startBusReplicationIfWanted(app: CoreApp): void {
+export function holdLeaseIfWanted(app: CoreApp): void {
+  if (!busReplicationWanted(app)) return;
   const config = currentConfig();
-  if (!replicationWanted(app) || config.replication.url !== "") return;
-  const { bucket } = config.replication;
   try {
+    const identity = ensureRecordsIdentity(app, config.replication.bucket);
+    const servers = serverUrls(config.bus.server_url);
+    sidecarCall("/v1/lease/hold", {
+      servers,
+      creds: identity.leaseCreds,
+      bucket: leaseBucketOf(config.replication.bucket),
+      ttlMs: LEASE_TTL_MS,
+      holder: holderName(app),
+      replicas: replicasFor(servers),
+    });
+  } catch (err) {
+    console.error(`replication: the write lease cannot be taken yet: ${reasonOf(err)}`);
+  }
+}
+
+/** Once the lease is held: the replica's bucket (made if missing) and Litestream streaming into it. */
+export function startBusLitestream(app: CoreApp): void {
+  const config = currentConfig();
+  // One start, whichever VM gets here first (setFunc holds the store's lock).
+  let first = false;
+  app.store().setFunc(STARTING_KEY, (old) => {
+    first = old !== true;
+    return true;
+  });
+  if (!first) return;
+  if (app.store().get(STORE_KEY)) {
+    app.store().remove(STARTING_KEY);
+    return;
+  }
+  try {
+    const { bucket } = config.replication;
     const identity = ensureRecordsIdentity(app, bucket);
     const servers = serverUrls(config.bus.server_url);
-    const replicas = servers.length >= 3 ? 3 : 1;
-    // Held again after a restart of the sidecar, which calls this anew; Litestream keeps running.
-    holdLease(app, servers, identity.leaseCreds, leaseBucketOf(bucket), replicas);
-    if (app.store().get(STORE_KEY)) return;
-    ensureBucket(servers, identity.userCreds, bucket, replicas);
+    ensureBucket(servers, identity.userCreds, bucket, replicasFor(servers));
     const dir = replicationDir(app);
     $os.mkdirAll(dir, PRIVATE_DIR);
     const credsPath = $filepath.join(dir, "replica.creds");
     writePrivate(credsPath, identity.userCreds);
-    startReplication(app, { kind: "bus", servers, bucket, credsPath });
+    startReplication(app, { kind: "bus", servers, bucket, credsPath, tls: servers.some((url) => url.startsWith("tls://")) });
   } catch (err) {
     console.error(`replication: not started: ${reasonOf(err)}`);
+  } finally {
+    app.store().remove(STARTING_KEY);
   }
 }
 
-/**
- * Asks the sidecar to hold the write lease, then waits (bounded) for its first report: serve's start
- * work that follows publishes claims, which only the lease's holder may do.
- */
-function holdLease(app: CoreApp, servers: string[], creds: string, bucket: string, replicas: number): void {
-  sidecarCall("/v1/lease/hold", { servers, creds, bucket, ttlMs: LEASE_TTL_MS, holder: instanceName(app), replicas });
-  const deadline = Date.now() + LEASE_TTL_MS + 2_000;
-  while (leaseState(app)?.held !== true && Date.now() < deadline) sleep(100);
+/** Serve's stop, after Litestream's last upload: the lease let go at once, so that a standby need not wait. */
+export function releaseLease(app: CoreApp): void {
+  if (!busReplicationWanted(app)) return;
+  try {
+    sidecarCall("/v1/lease/release", {});
+  } catch {
+    // The sidecar is gone already: the lease lapses by itself.
+  }
 }
 
-/** This data directory's name in the lease: kept beside it, never replicated, so a restored copy differs. */
-function instanceName(app: CoreApp): string {
+const replicasFor = (servers: string[]): number => (servers.length >= 3 ? 3 : 1);
+
+/**
+ * This control plane's name in the lease: the machine, the data directory's instance id (kept beside it,
+ * never replicated) and a token drawn once per serve, so that a copy of the directory (a backup, a VM
+ * snapshot) is never taken for the holder, while this serve's restarted sidecar still is.
+ */
+function holderName(app: CoreApp): string {
+  const token = app.store().getOrSet(TOKEN_KEY, () => $security.randomStringWithAlphabet(8, "abcdefghijklmnopqrstuvwxyz0123456789")) as string;
+  return `${hostname()}/${instanceId(app)}#${token}`;
+}
+
+/** The data directory's instance id (made on first use). */
+export function instanceId(app: CoreApp): string {
   const dir = replicationDir(app);
   $os.mkdirAll(dir, PRIVATE_DIR);
   const path = $filepath.join(dir, "instance-id");
-  let id = "";
   try {
-    id = toString($os.readFile(path)).trim();
+    return toString($os.readFile(path)).trim();
   } catch {
-    id = $security.randomStringWithAlphabet(12, "abcdefghijklmnopqrstuvwxyz0123456789");
+    const id = $security.randomStringWithAlphabet(12, "abcdefghijklmnopqrstuvwxyz0123456789");
     writePrivate(path, `${id}\n`);
+    return id;
   }
-  return `${hostname()}/${id}`;
 }
+
 
 /** Writes Litestream's config and starts its supervisor; returns at once. */
 function startReplication(app: CoreApp, replica: ReplicaTarget): void {

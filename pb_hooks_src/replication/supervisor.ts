@@ -3,8 +3,8 @@
 // again when it exits: replication must not stop for good because the replica was unreachable once.
 // The waits back off from 1 s to 30 s, and start at 1 s again after a run of a minute or more.
 
-/** How long Litestream gets after SIGTERM for its last upload (its shutdown-sync-timeout is shorter). */
-export const STOP_GRACE_S = 15;
+/** How long Litestream gets after SIGTERM for its last upload (its shutdown-sync-timeout, 5 s, is shorter). */
+export const STOP_GRACE_S = 8;
 
 // $1: litestream binary, $2: config file.
 // - Background jobs of a non-interactive shell get /dev/null as stdin, so the pipe is kept on fd 3.
