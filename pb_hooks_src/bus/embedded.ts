@@ -5,7 +5,7 @@
 // The supervisor (supervisor.ts) stops it as well when PocketBase dies without terminating.
 import { currentConfig } from "../config/runtime";
 import { firstLineOf } from "../lib/errors";
-import { stderr } from "../lib/std-streams";
+import { startSupervised, stopSupervised, supervisedPid } from "../lib/supervised-child";
 import { withoutCredentials } from "../../common/url-text";
 import { invokedCommand } from "../lib/flags";
 import { clientPortOf, jetstreamDomainOf, serverUrlPort, serverUrls } from "./server-port";
@@ -14,10 +14,6 @@ import { answered, awaitAnswerArgs, dialHost, parsePreflight, preflightArgs, sup
 // PocketBase's goja exposes process.env; the generated declarations omit it.
 declare const process: { env: Record<string, string | undefined> };
 
-interface Supervised {
-  cmd: exec.Cmd;
-  lifeline: io.WriteCloser;
-}
 
 const STORE_KEY = "platform.bus.embedded";
 const ENABLED_KEY = "platform.bus.embedded.enabled";
@@ -86,18 +82,12 @@ export function startEmbedded(app: CoreApp): void {
   const cmd = $os.cmd("bash", ...supervisorArgs(natsServer, configPath));
   cmd.dir = folder;
   cmd.env = supervisorEnv(process.env);
-  // PocketBase's own stderr, inherited as it is (an *os.File): nats-server's log lands where serve's does,
-  // a journald socket included. Until 2026-11-25 the supervisor reopened /proc/<pid>/fd/2, a file
-  // description of its own, whose appends serve's writes overwrote when serve's output was a file (`>`).
-  cmd.stdout = stderr();
-  cmd.stderr = stderr();
-  const lifeline = cmd.stdinPipe();
-  cmd.start();
-  // The store keeps the pipe's write end referenced: were it collected, its finalizer would close it.
-  const supervised: Supervised = { cmd, lifeline };
-  app.store().set(STORE_KEY, supervised);
+  // nats-server's log lands where serve's does, a journald socket included. Until 2026-11-25 the
+  // supervisor reopened /proc/<pid>/fd/2, a file description of its own, whose appends serve's writes
+  // overwrote when serve's output was a file (`>`).
+  startSupervised(app, STORE_KEY, cmd);
 
-  const outcome = answered(outputOf($os.cmd("timeout", ...awaitAnswerArgs(host, port, cmd.process?.pid ?? 0, START_TIMEOUT_MS))));
+  const outcome = answered(outputOf($os.cmd("timeout", ...awaitAnswerArgs(host, port, supervisedPid(app, STORE_KEY) ?? 0, START_TIMEOUT_MS))));
   if (outcome !== "answers") {
     stopEmbedded(app);
     fail(outcome === "exited" ? "nats-server exited before it answered (its log is above)" : `nats-server did not answer on ${host}:${port} within ${START_TIMEOUT_MS / 1000}s (its log is above)`);
@@ -107,15 +97,7 @@ export function startEmbedded(app: CoreApp): void {
 
 /** Closes the supervisor's pipe, which stops nats-server, and waits for both to exit. */
 export function stopEmbedded(app: CoreApp): void {
-  const supervised = app.store().get(STORE_KEY) as Supervised | undefined;
-  if (!supervised) return;
-  app.store().remove(STORE_KEY);
-  supervised.lifeline.close();
-  try {
-    supervised.cmd.wait();
-  } catch {
-    // Stopped by a signal: the supervisor's own exit status carries nothing more.
-  }
+  stopSupervised(app, STORE_KEY);
 }
 
 /**
@@ -123,8 +105,7 @@ export function stopEmbedded(app: CoreApp): void {
  * when this process runs no embedded bus. The metrics collector reads it to report the child's state.
  */
 export function embeddedSupervisorPid(app: CoreApp): number | undefined {
-  const supervised = app.store().get(STORE_KEY) as Supervised | undefined;
-  return supervised?.cmd.process?.pid;
+  return supervisedPid(app, STORE_KEY);
 }
 
 /** What a command printed; "" when it failed or was stopped (goja's exec then keeps no output). */

@@ -5,7 +5,7 @@
 // auxiliary.db and storage/: docs/operations.md "Disaster recovery".
 import { currentConfig } from "../config/runtime";
 import { invokedCommand } from "../lib/flags";
-import { stderr } from "../lib/std-streams";
+import { isSupervised, startSupervised, stopSupervised } from "../lib/supervised-child";
 import { withoutCredentials } from "../../common/url-text";
 import { supervisorEnv } from "../bus/supervisor";
 import { renderLitestreamConfig, type ReplicaTarget } from "../../common/replication/litestream-config";
@@ -28,10 +28,6 @@ function hostname(): string {
   }
 }
 
-interface Supervised {
-  cmd: exec.Cmd;
-  lifeline: io.WriteCloser;
-}
 
 const STORE_KEY = "platform.replication";
 const STARTING_KEY = "platform.replication.starting";
@@ -115,7 +111,7 @@ export function startBusLitestream(app: CoreApp): void {
     return true;
   });
   if (!first) return;
-  if (app.store().get(STORE_KEY)) {
+  if (isSupervised(app, STORE_KEY)) {
     app.store().remove(STARTING_KEY);
     return;
   }
@@ -190,26 +186,13 @@ function startReplication(app: CoreApp, replica: ReplicaTarget): void {
   const cmd = $os.cmd("bash", ...replicationSupervisorArgs(litestream, configPath));
   cmd.dir = dir;
   cmd.env = supervisorEnv(process.env);
-  cmd.stdout = stderr();
-  cmd.stderr = stderr();
-  const lifeline = cmd.stdinPipe();
-  cmd.start();
-  // The store keeps the pipe's write end referenced: were it collected, its finalizer would close it.
-  app.store().set(STORE_KEY, { cmd, lifeline } satisfies Supervised);
+  startSupervised(app, STORE_KEY, cmd);
   console.log(`replication: litestream streams ${recordStorePath(app)} to ${describeTarget(replica)}`);
 }
 
 /** Closes the supervisor's pipe: Litestream gets SIGTERM, uploads what it has, and both exit. */
 export function stopReplication(app: CoreApp): void {
-  const supervised = app.store().get(STORE_KEY) as Supervised | undefined;
-  if (!supervised) return;
-  app.store().remove(STORE_KEY);
-  supervised.lifeline.close();
-  try {
-    supervised.cmd.wait();
-  } catch {
-    // Stopped by a signal: the supervisor's own exit status carries nothing more.
-  }
+  stopSupervised(app, STORE_KEY);
 }
 
 /** Written beside and renamed, readable by serve's user only. */

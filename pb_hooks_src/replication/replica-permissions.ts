@@ -3,47 +3,44 @@
 // is the platform's own (identity.ts), so no organization's subject is reachable from it either way.
 import type { Permissions } from "../bus/claims";
 
-export function replicaPermissions(bucket: string): { publish: Permissions; subscribe: Permissions } {
-  const stream = `OBJ_${bucket}`;
+type UserPermissions = { publish: Permissions; subscribe: Permissions };
+
+/** One stream's JetStream API (the actions named), its own subjects, and replies to the user itself. */
+function streamPermissions(stream: string, subjects: string, actions: string[]): UserPermissions {
   return {
-    publish: {
-      allow: [
-        "$JS.API.INFO",
-        `$JS.API.STREAM.INFO.${stream}`,
-        `$JS.API.STREAM.CREATE.${stream}`,
-        `$JS.API.STREAM.UPDATE.${stream}`,
-        `$JS.API.STREAM.PURGE.${stream}`,
-        `$JS.API.STREAM.MSG.GET.${stream}`,
-        `$JS.API.DIRECT.GET.${stream}.>`,
-        `$JS.API.CONSUMER.CREATE.${stream}`,
-        `$JS.API.CONSUMER.CREATE.${stream}.>`,
-        `$JS.API.CONSUMER.DELETE.${stream}.>`,
-        `$JS.API.CONSUMER.INFO.${stream}.>`,
-        `$JS.FC.${stream}.>`,
-        `$O.${bucket}.>`,
-      ],
-    },
+    publish: { allow: ["$JS.API.INFO", ...actions.map((action) => `$JS.API.${action}.${stream}`), subjects] },
     subscribe: { allow: ["_INBOX.>"] },
   };
 }
 
+export function replicaPermissions(bucket: string): UserPermissions {
+  const stream = `OBJ_${bucket}`;
+  const permissions = streamPermissions(stream, `$O.${bucket}.>`, [
+    "STREAM.INFO",
+    "STREAM.CREATE",
+    "STREAM.UPDATE",
+    "STREAM.PURGE",
+    "STREAM.MSG.GET",
+    "DIRECT.GET",
+    "CONSUMER.CREATE",
+  ]);
+  // Per-consumer and per-subject endpoints, and the flow control of chunk reads (docs/litestream.md).
+  permissions.publish.allow?.push(
+    `$JS.API.DIRECT.GET.${stream}.>`,
+    `$JS.API.CONSUMER.CREATE.${stream}.>`,
+    `$JS.API.CONSUMER.DELETE.${stream}.>`,
+    `$JS.API.CONSUMER.INFO.${stream}.>`,
+    `$JS.FC.${stream}.>`,
+  );
+  return permissions;
+}
+
 /** The write lease's user: the one KV bucket of the lease (stream KV_<bucket>, subjects $KV.<bucket>.>). */
-export function leasePermissions(bucket: string): { publish: Permissions; subscribe: Permissions } {
+export function leasePermissions(bucket: string): UserPermissions {
   const stream = `KV_${bucket}`;
-  return {
-    publish: {
-      allow: [
-        "$JS.API.INFO",
-        `$JS.API.STREAM.INFO.${stream}`,
-        `$JS.API.STREAM.CREATE.${stream}`,
-        `$JS.API.STREAM.UPDATE.${stream}`,
-        `$JS.API.STREAM.MSG.GET.${stream}`,
-        `$JS.API.DIRECT.GET.${stream}.>`,
-        `$KV.${bucket}.>`,
-      ],
-    },
-    subscribe: { allow: ["_INBOX.>"] },
-  };
+  const permissions = streamPermissions(stream, `$KV.${bucket}.>`, ["STREAM.INFO", "STREAM.CREATE", "STREAM.UPDATE", "STREAM.MSG.GET"]);
+  permissions.publish.allow?.push(`$JS.API.DIRECT.GET.${stream}.>`);
+  return permissions;
 }
 
 /** The object store's stream, as nats.go's CreateObjectStore makes it, with `replicas` copies on disk. */
