@@ -15,6 +15,7 @@ export { hookTags } from "./hooks";
 export { stopSidecar } from "./lib/sidecar";
 export { embeddedBusWanted } from "./bus/embedded";
 export { replicationWanted } from "./replication/process";
+export { POCKETBASE_OPTIMIZE_JOB, POCKETBASE_OPTIMIZE_SCHEDULE } from "./replication/optimize-job";
 export { auditCollectionName, mirrorsToConsole, verboseCollections } from "./audit/handlers";
 export { RETENTION_JOB, retentionSchedule } from "./audit/retention-job";
 export { RECONCILE_JOB, RECONCILE_SCHEDULE } from "./bus/reconcile";

@@ -23,6 +23,10 @@ if (loader.replicationWanted()) {
     (require(`${__hooks}/lib/platform.js`) as Platform).replication.stop(e.app);
     e.next();
   });
+  // PocketBase's daily maintenance, less the checkpoint Litestream owns (replication/optimize-job.ts).
+  cronAdd(loader.POCKETBASE_OPTIMIZE_JOB, loader.POCKETBASE_OPTIMIZE_SCHEDULE, () => {
+    (require(`${__hooks}/lib/platform.js`) as Platform).replication.optimize($app);
+  });
 }
 
 // `serve --bus`: the nats-server child stops with serve (bus/embedded.ts; onBootstrap below starts it).

@@ -13,6 +13,7 @@ import { acceptInviteRoute, clientConfigRoute } from "./tenancy/routes";
 import { stopEmbedded } from "./bus/embedded";
 import { busReplicationWanted, holdLeaseIfWanted, releaseLease, stopReplication } from "./replication/process";
 import { leaseRoute } from "./replication/routes";
+import { optimizeWithoutCheckpoint } from "./replication/optimize-job";
 import { reconcileAccounts, reconcileAtStart } from "./bus/reconcile";
 import { leafConfigRoute, nodeBackRoute, rotateRoute, signingKeysRoute } from "./bus/routes";
 import { answerStarted } from "./observability/readiness/platform";
@@ -85,6 +86,7 @@ export const replication = {
     releaseLease(app);
   },
   leaseRoute,
+  optimize: optimizeWithoutCheckpoint,
 };
 
 export * as readiness from "./observability/readiness/platform";

@@ -66,6 +66,55 @@ describe("replication to a file replica", () => {
     await platform.stop();
     expect(restoredCount(url, prefix)).toBe(5);
   });
+
+  it("keeps every write of concurrent writers while Litestream checkpoints (its commit never strands a transaction)", async () => {
+    const env = await replicationEnv({ PLATFORM_REPLICATION_URL: `file://${join(scratch, "replica-busy")}` });
+    const platform = await startPlatform({ env });
+    platforms.push(platform);
+    const checkpoints = async () => {
+      const text = await fetch(`http://${env.PLATFORM_REPLICATION_METRICS_ADDR}/metrics`).then((r) => r.text(), () => "");
+      return [...text.matchAll(/^litestream_checkpoint_count\{[^}]*\} (\S+)$/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
+    };
+    expect(await eventually(async () => existsSync(join(platform.dataDir, ".data.db-litestream")), 10_000)).toBe(true);
+    const su = await platform.superuser();
+    const before = await checkpoints();
+    const prefix = unique("busy");
+    const refused: string[] = [];
+    let written = 0;
+    let checkpointed = 0;
+    // Four writers renaming their own organization (an update reads the row as committed, then writes)
+    // until Litestream has checkpointed (committed to its own table) three times under them.
+    const writer = async (n: number) => {
+      const organization = await su.collection("organizations").create({ name: "Busy", code: `${prefix}-${n}`, active: true });
+      for (let i = 0; checkpointed < 3 && written + refused.length < 20_000; i++) {
+        await su
+          .collection("organizations")
+          .update(organization.id, { name: `Busy ${i}` })
+          .then(() => written++, (err: unknown) => void refused.push(String(err)));
+      }
+    };
+    const counting = (async () => {
+      while (checkpointed < 3 && written + refused.length < 20_000) {
+        checkpointed = (await checkpoints()) - before;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    })();
+    await Promise.all([writer(1), writer(2), writer(3), writer(4), counting]);
+    expect(checkpointed, `${written} written, ${refused.length} refused: ${refused[0]}`).toBeGreaterThanOrEqual(3);
+    expect(refused).toEqual([]);
+    expect(written).toBeGreaterThan(0);
+  }, 180_000);
+
+  it("replaces PocketBase's daily maintenance by one that leaves data.db's checkpoint to Litestream", async () => {
+    const platform = await startPlatform({ env: await replicationEnv({ PLATFORM_REPLICATION_URL: `file://${join(scratch, "replica-daily")}` }) });
+    platforms.push(platform);
+    const su = await platform.superuser();
+    const jobs = (await su.crons.getFullList()).filter((job) => job.id === "__pbDBOptimize__");
+    expect(jobs.map((job) => job.expression)).toEqual(["0 0 * * *"]);
+    await su.crons.run("__pbDBOptimize__");
+    expect(await eventually(async () => platform.log().includes("replication: daily maintenance without data.db's checkpoint"), 10_000), platform.log()).toBe(true);
+    expect(platform.log()).not.toMatch(/daily maintenance's .* failed/);
+  });
 });
 
 describe("replication into the bus's object store", () => {
