@@ -9,6 +9,7 @@ describe("renderLitestreamConfig", () => {
         'shutdown-sync-timeout: "5s"',
         "dbs:",
         '  - path: "/srv/pb_data/data.db"',
+        '    monitor-interval: "250ms"',
         "    replica:",
         '      url: "s3://backups/records"',
         '      sync-interval: "1s"',
