@@ -183,47 +183,56 @@ for (let trial = 0; trial < RTO_TRIALS; trial++) {
     await primary.stop();
   }
 }
-if (RTO_TRIALS > 0) report("RTO: primary SIGKILLed → standby stopped, promoted, serve started → /api/ready 200 (steps run back to back)", rto, [50, 100]);
-if (RTO_TRIALS > 0) report("RTO to the first write the promoted standby accepts (the old primary's write lease lapses 10 s after its last renewal)", rtoWritable, [50, 100]);
+report("RTO: primary SIGKILLed → standby stopped, promoted, serve started → /api/ready 200 (steps run back to back)", rto, [50, 100]);
+report("RTO to the first write the promoted standby accepts (the old primary's write lease lapses 10 s after its last renewal)", rtoWritable, [50, 100]);
 
-// 3. Full snapshot and restore through a NATS object store (no authentication: the figures are Litestream's and JetStream's).
+// 3. Full snapshot and restore through a NATS object store (no authentication: the figures are Litestream's
+// and JetStream's) and, for comparison, a file replica (a second disk's or an S3 target's way of reading).
 const nats = await startNatsServer({ configText: `port: ${await freePort()}\njetstream { store_dir: "${join(scratch, "js")}" }\n` });
 try {
   const url = `nats://127.0.0.1:${nats.port}`;
   const nc = await connect({ servers: url });
   for (const megabytes of RESTORE_MB) {
-    const bucket = `bench${megabytes}`;
-    const created = JSON.parse((await nc.request(`$JS.API.STREAM.CREATE.OBJ_${bucket}`, JSON.stringify(objectStoreStreamConfig(bucket, 1)))).string()) as { error?: { description: string } };
-    if (created.error) throw new Error(`bucket: ${created.error.description}`);
     const db = join(scratch, `db-${megabytes}.db`);
     execFileSync("sqlite3", [db, `PRAGMA journal_mode=WAL; CREATE TABLE t(x BLOB); WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM c WHERE i < ${megabytes * 250}) INSERT INTO t SELECT randomblob(4000) FROM c;`]);
-    const config = join(scratch, `ls-${megabytes}.yml`);
-    writeFileSync(config, renderLitestreamConfig({ dbPath: db, replica: { kind: "url", url: `${url}/${bucket}` }, syncInterval: "1s", metricsAddr: "" }));
-    const started = performance.now();
-    let log = "";
-    const replicate = spawn(LITESTREAM, ["replicate", "-config", config]);
-    replicate.stdout.on("data", (d: Buffer) => (log += d.toString()));
-    replicate.stderr.on("data", (d: Buffer) => (log += d.toString()));
-    // The whole database is on the replica once its first full file is: the L9 snapshot, or else (a large
-    // one whose upload stalled) the L0 file, compacted into L1.
-    const whole = /snapshot complete.* size=(\d+)|compaction complete.* level=1 txid\.min=0000000000000001 .*size=(\d+)/;
-    if (!(await eventually(async () => whole.test(log), 600_000))) throw new Error(`no full copy of ${megabytes} MB on the replica: ${log}`);
-    const snapshotMs = performance.now() - started;
-    const match = whole.exec(log);
-    const size = Number(match?.[1] ?? match?.[2] ?? NaN);
-    const failures = (log.match(/level=ERROR/g) ?? []).length;
-    replicate.kill("SIGTERM");
-    await new Promise((resolve) => replicate.once("exit", resolve));
-    const out = join(scratch, `restored-${megabytes}.db`);
-    const restoreStarted = performance.now();
-    const restored = spawnSync(LITESTREAM, ["restore", "-config", config, "-o", out, db], { encoding: "utf8", timeout: 600_000 });
-    const restoreMs = performance.now() - restoreStarted;
-    const restoreText = restored.status === 0 ? `restore ${(restoreMs / 1000).toFixed(1)} s` : `restore FAILED after ${(restoreMs / 1000).toFixed(1)} s: ${(restored.stderr || String(restored.error)).trim().split("\n").pop()}`;
-    console.log(
-      `${megabytes} MB database (${(statSync(db).size / 1e6).toFixed(0)} MB file): full copy ${(size / 1e6).toFixed(1)} MB uploaded in ${(snapshotMs / 1000).toFixed(1)} s with ${failures} failed upload(s) retried (what the daily re-snapshot costs); ${restoreText}`,
-    );
+    for (const target of ["NATS object store", "file replica"] as const) {
+      const bucket = `bench${megabytes}`;
+      if (target === "NATS object store") {
+        const created = JSON.parse((await nc.request(`$JS.API.STREAM.CREATE.OBJ_${bucket}`, JSON.stringify(objectStoreStreamConfig(bucket, 1)))).string()) as { error?: { description: string } };
+        if (created.error) throw new Error(`bucket: ${created.error.description}`);
+      }
+      const replicaUrl = target === "NATS object store" ? `${url}/${bucket}` : `file://${join(scratch, `replica-${megabytes}`)}`;
+      const config = join(scratch, `ls-${megabytes}.yml`);
+      writeFileSync(config, renderLitestreamConfig({ dbPath: db, replica: { kind: "url", url: replicaUrl }, syncInterval: "1s", metricsAddr: "" }));
+      // Litestream's local state of the previous target would make it upload only what changed since.
+      rmSync(join(scratch, `.db-${megabytes}.db-litestream`), { recursive: true, force: true });
+      const started = performance.now();
+      let log = "";
+      const replicate = spawn(LITESTREAM, ["replicate", "-config", config]);
+      replicate.stdout.on("data", (d: Buffer) => (log += d.toString()));
+      replicate.stderr.on("data", (d: Buffer) => (log += d.toString()));
+      // The whole database is on the replica once its first full file is: the L9 snapshot, or else (a large
+      // one whose upload stalled) the L0 file, compacted into L1.
+      const whole = /snapshot complete.* size=(\d+)|compaction complete.* level=1 txid\.min=0000000000000001 .*size=(\d+)/;
+      if (!(await eventually(async () => whole.test(log), 600_000))) throw new Error(`no full copy of ${megabytes} MB on the replica: ${log}`);
+      const snapshotMs = performance.now() - started;
+      const match = whole.exec(log);
+      const size = Number(match?.[1] ?? match?.[2] ?? NaN);
+      const failures = (log.match(/level=ERROR/g) ?? []).length;
+      replicate.kill("SIGTERM");
+      await new Promise((resolve) => replicate.once("exit", resolve));
+      const out = join(scratch, `restored-${megabytes}.db`);
+      const restoreStarted = performance.now();
+      const restored = spawnSync(LITESTREAM, ["restore", "-config", config, "-o", out, db], { encoding: "utf8", timeout: 600_000 });
+      const restoreMs = performance.now() - restoreStarted;
+      const restoreText = restored.status === 0 ? `restore ${(restoreMs / 1000).toFixed(1)} s` : `restore FAILED after ${(restoreMs / 1000).toFixed(1)} s: ${(restored.stderr || String(restored.error)).trim().split("\n").pop()}`;
+      console.log(
+        `${megabytes} MB database (${(statSync(db).size / 1e6).toFixed(0)} MB file), ${target}: full copy ${(size / 1e6).toFixed(1)} MB uploaded in ${(snapshotMs / 1000).toFixed(1)} s with ${failures} failed upload(s) retried (what the daily re-snapshot costs); ${restoreText}`,
+      );
+      rmSync(out, { force: true });
+      rmSync(join(scratch, `replica-${megabytes}`), { recursive: true, force: true });
+    }
     rmSync(db, { force: true });
-    rmSync(out, { force: true });
   }
   await nc.close();
 } finally {

@@ -15,7 +15,7 @@ export function median(values: number[]): number {
 /** One line of figures: p50 and p95 (or the percentiles asked for) in ms over `samples`, with the machine's core count. */
 export function report(name: string, samples: number[], percentiles: readonly number[] = [50, 95]): string {
   const sorted = [...samples].sort((a, b) => a - b);
-  const figures = percentiles.map((p) => `p${p}=${percentile(sorted, p).toFixed(2)} ms`).join(" ");
+  const figures = sorted.length === 0 ? "no samples" : percentiles.map((p) => `p${p}=${percentile(sorted, p).toFixed(2)} ms`).join(" ");
   const line = `${name}: n=${samples.length} ${figures} (cores=${cpus().length})`;
   console.log(line);
   return line;

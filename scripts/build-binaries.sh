@@ -2,6 +2,7 @@
 # Provides bin/pocketbase, bin/nats-server, bin/nebula, bin/nebula-cert and bin/litestream at the versions pinned in
 # scripts/binaries.env, built from their Go modules. A binary already at its pinned version is kept.
 # POCKETBASE_BIN, NATS_SERVER_BIN, NEBULA_BIN, NEBULA_CERT_BIN and LITESTREAM_BIN may point at existing binaries instead.
+# `--test-fixtures` provides the tests' own servers instead (bin/gofakes3, an S3 server).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=binaries.env
@@ -41,6 +42,10 @@ provide() {
   rm -rf "$tmp"
 }
 
+if [ "${1:-}" = "--test-fixtures" ]; then
+  provide gofakes3 github.com/johannesboyne/gofakes3/cmd/gofakes3 "$GOFAKES3_VERSION" GOFAKES3_BIN
+  exit 0
+fi
 provide pocketbase github.com/pocketbase/pocketbase/examples/base "$POCKETBASE_VERSION" POCKETBASE_BIN
 provide nats-server github.com/nats-io/nats-server/v2 "$NATS_SERVER_VERSION" NATS_SERVER_BIN
 provide nebula github.com/slackhq/nebula/cmd/nebula "$NEBULA_VERSION" NEBULA_BIN

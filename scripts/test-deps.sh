@@ -5,6 +5,8 @@
 # browser tests drive Debian's build through playwright-core, e2e/harness/browser.ts). Installed with apt
 # when missing and running as root; otherwise the tunnel tests fail and say what to install.
 set -euo pipefail
+# Servers the tests run that the platform does not (built from Go modules like the pinned binaries).
+"$(dirname "$0")/build-binaries.sh" --test-fixtures
 missing=()
 command -v ping >/dev/null 2>&1 || missing+=(iputils-ping)
 command -v ip >/dev/null 2>&1 || missing+=(iproute2)

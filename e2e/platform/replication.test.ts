@@ -2,7 +2,7 @@
 // with replication.enabled streams data.db to the replica named by replication.url, or by default into the
 // bus's own object store as the platform's records identity, which reaches that bucket and nothing else; a
 // restore of the replica holds every row written; serve's stop uploads what was left.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { busAccepts, connectWithCreds, eventually, startPlatformWithBus, type PlatformWithBus } from "../harness/bus";
 import { REPO_ROOT } from "../harness/process";
 import { replicationEnv, startPlatform, type Platform } from "../harness/platform";
+import { freePort } from "../harness/ports";
 import { unique } from "../harness/world";
 
 const LITESTREAM = join(REPO_ROOT, "bin/litestream");
@@ -25,17 +26,17 @@ afterAll(async () => {
  * Restores the replica (a URL, or the database of a Litestream config) into a new file and counts the
  * organizations whose code starts with `prefix`.
  */
-function restoredCount(replica: string | { config: string; db: string }, prefix: string): number {
+function restoredCount(replica: string | { config: string; db: string }, prefix: string, env: Record<string, string> = {}): number {
   const restored = join(scratch, `${unique("restored")}.db`);
   const from = typeof replica === "string" ? [replica] : ["-config", replica.config, replica.db];
-  execFileSync(LITESTREAM, ["restore", "-o", restored, ...from], { stdio: "pipe", timeout: 60_000 });
+  execFileSync(LITESTREAM, ["restore", "-o", restored, ...from], { stdio: "pipe", timeout: 60_000, env: { ...process.env, ...env } });
   return Number(execFileSync("sqlite3", [restored, `SELECT count(*) FROM organizations WHERE code LIKE '${prefix}%';`], { encoding: "utf8" }).trim());
 }
 
 /** Whether a restore finds `count` such organizations; false while the replica has no backup yet. */
-function restoresWith(replica: Parameters<typeof restoredCount>[0], prefix: string, count: number): boolean {
+function restoresWith(replica: Parameters<typeof restoredCount>[0], prefix: string, count: number, env: Record<string, string> = {}): boolean {
   try {
-    return restoredCount(replica, prefix) === count;
+    return restoredCount(replica, prefix, env) === count;
   } catch {
     return false;
   }
@@ -114,6 +115,28 @@ describe("replication to a file replica", () => {
     await su.crons.run("__pbDBOptimize__");
     expect(await eventually(async () => platform.log().includes("replication: daily maintenance without data.db's checkpoint"), 10_000), platform.log()).toBe(true);
     expect(platform.log()).not.toMatch(/daily maintenance's .* failed/);
+  });
+});
+
+describe("replication to an S3 replica", () => {
+  it("streams every committed write through the same configuration (an S3 URL, the keys in serve's environment)", async () => {
+    // gofakes3 (scripts/binaries.env) speaks S3's API from memory: an S3 service, not the platform's.
+    const port = await freePort();
+    const s3 = spawn(join(REPO_ROOT, "bin/gofakes3"), ["-backend", "memory", "-initialbucket", "records", "-host", `127.0.0.1:${port}`, "-quiet"], { stdio: "ignore" });
+    try {
+      const url = `s3://records/platform?endpoint=http://127.0.0.1:${port}&region=us-east-1&forcePathStyle=true`;
+      // Litestream's S3 client cannot load a CA bundle (AWS_CA_BUNDLE) together with its own HTTP client.
+      const keys = { AWS_ACCESS_KEY_ID: "platform-test", AWS_SECRET_ACCESS_KEY: "platform-test-secret", AWS_CA_BUNDLE: "" };
+      const platform = await startPlatform({ env: await replicationEnv({ PLATFORM_REPLICATION_URL: url, PLATFORM_REPLICATION_SYNC_INTERVAL: "500ms", ...keys }) });
+      platforms.push(platform);
+      const su = await platform.superuser();
+      const prefix = unique("s3");
+      for (let i = 0; i < 10; i++) await su.collection("organizations").create({ name: `In S3 ${i}`, code: `${prefix}-${i}`, active: true });
+      expect(await eventually(async () => restoresWith(url, prefix, 10, keys), 20_000), platform.log()).toBe(true);
+      expect(platform.log()).not.toContain("platform-test-secret");
+    } finally {
+      s3.kill("SIGKILL");
+    }
   });
 });
 
