@@ -10,6 +10,15 @@ describe("jwtIssuedAt", () => {
     expect(jwtIssuedAt(token({ iat: 1795474378, sub: "U" }))).toBe(1795474378);
   });
 
+  it("reads iat from the head of a long claim, and only a top-level one", () => {
+    const revocations = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`U${String(i).padStart(55, "A")}`, 1795474000 + i]));
+    expect(jwtIssuedAt(token({ jti: "J".repeat(52), iat: 1795474378, iss: "O", name: "big", sub: "A", nats: { revocations } }))).toBe(1795474378);
+    expect(jwtIssuedAt(token({ exp: 1895474378, jti: "x", iat: 1795474379, sub: "U" }))).toBe(1795474379);
+    // A name that spells a claim is a string's content, not the claim: the whole payload answers.
+    expect(jwtIssuedAt(token({ name: '{"iat":1,', iat: 1795474380 }))).toBe(1795474380);
+    expect(jwtIssuedAt(token({ nats: { iat: 5 }, iat: 1795474381 }))).toBe(1795474381);
+  });
+
   it("is 0 for a token without iat, a missing token or an unreadable payload", () => {
     expect(jwtIssuedAt(token({ sub: "U" }))).toBe(0);
     expect(jwtIssuedAt("")).toBe(0);
