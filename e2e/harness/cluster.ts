@@ -59,6 +59,18 @@ export interface PlatformWithCluster {
 }
 
 export async function startPlatformWithCluster(options: PlatformWithClusterOptions = {}): Promise<PlatformWithCluster> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startClusterOnce(options);
+    } catch (err) {
+      // Ports found free a moment ago can be taken by another test's process before a node binds them
+      // (seen once in CI: a node's websocket port); everything was stopped, so start over on new ones.
+      if (attempt >= 3 || !String(err).includes("address already in use")) throw err;
+    }
+  }
+}
+
+async function startClusterOnce(options: PlatformWithClusterOptions): Promise<PlatformWithCluster> {
   const { advertiseWebsocket, addressPerNode, leafHostName, ...platformOptions } = options;
   // Nodes of their own addresses take the same ports: nothing else binds 127.0.0.2 or 127.0.0.3.
   const [client, websocket, leafnode, monitorPort, cluster] = addressPerNode ? await freePorts(5) : await freePortRuns(5, NODES);

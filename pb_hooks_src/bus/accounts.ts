@@ -4,7 +4,7 @@ import type { PlatformConfig } from "../config/types";
 import { findAll, findByField } from "../lib/collections";
 import type { CollectionNames } from "../schema/names";
 import { badRequest } from "../lib/errors";
-import { accountClaims, limitsProblem, type AccountLimits, type Claims, type ExportClaim, type ImportClaim } from "./claims";
+import { accountClaimSizeProblem, accountClaims, limitsProblem, type AccountLimits, type Claims, type ExportClaim, type ImportClaim } from "./claims";
 import { jwtIssuedAt } from "./issued-at";
 import { distinctExchanges, exportsProblem, importsProblem, type ExchangeRow } from "./subjects";
 import { operatorKeys } from "./operator";
@@ -110,9 +110,17 @@ export function signedAccountJwt(app: CoreApp, n: CollectionNames, account: core
 }
 
 
+/** The account's claim as recorded, signed; refused (400) when the bus could not take it. */
+export function signedClaimWithinLimit(app: CoreApp, n: CollectionNames, account: core.Record, issuedAfter = 0): string {
+  const jwt = signedAccountJwt(app, n, account, issuedAfter);
+  const problem = accountClaimSizeProblem(jwt);
+  if (problem) throw badRequest(problem);
+  return jwt;
+}
+
 /** Re-signs the account after a change of its recorded state; publication follows the commit. */
 export function resignAccount(app: CoreApp, n: CollectionNames, account: core.Record, issuedAfter = 0): void {
-  account.set("jwt", signedAccountJwt(app, n, account, issuedAfter));
+  account.set("jwt", signedClaimWithinLimit(app, n, account, issuedAfter));
   account.set("bus_confirmed", false);
   account.set("bus_status", "changed; not yet confirmed by the bus");
   app.save(account);

@@ -244,6 +244,23 @@ export function credentialSizeProblem(userJwt: string): string | undefined {
 }
 
 /**
+ * The longest account claim the bus takes: the claim travels as the payload of a $SYS.REQ.CLAIMS.UPDATE
+ * request, which nats-server refuses past its `max_payload` (1 MiB by default; the exported hub config keeps
+ * the default). Each revocation entry adds ~93 bytes, so ~11,000 entries reach it.
+ */
+export const MAX_ACCOUNT_JWT_BYTES = 1_048_576;
+
+/** Why an account claim could never reach the bus, or undefined when it can. */
+export function accountClaimSizeProblem(accountJwt: string): string | undefined {
+  if (accountJwt.length <= MAX_ACCOUNT_JWT_BYTES) return undefined;
+  return (
+    `the organization's bus account claim would be ${accountJwt.length} bytes, more than the ${MAX_ACCOUNT_JWT_BYTES} the bus ` +
+    "takes (its maximum payload), so the bus could no longer be told of any change to the account; nothing was written. " +
+    "Its revocation list is what grows: see docs/bus.md \"Revocations\""
+  );
+}
+
+/**
  * Permissions as recorded on roles and bus users: `{allow, deny}` lists of subjects, or a plain list
  * of subjects meaning allow. Anything else grants nothing extra.
  */

@@ -3,6 +3,7 @@
 import { ALL_ROLES, CLOSED, all, anyOf, memberOf } from "../schema/rules";
 import { MANAGERS } from "../lib/roles";
 import type { CollectionNames } from "../schema/names";
+import { MAX_ACCOUNT_JWT_BYTES } from "./claims";
 import { ORGANIZATION, organizationOrderIndexes, orgScopedRules, trustAnchorRules } from "../schema/common";
 import { LARGE_TEXT, TIMESTAMPS, type CollectionSpec } from "../schema/spec";
 
@@ -21,7 +22,8 @@ export function busCollections(n: CollectionNames): CollectionSpec[] {
       { type: "text", name: "name" },
       { type: "bool", name: "active" },
       { type: "text", name: "public_key" },
-      { type: "text", name: "jwt", max: LARGE_TEXT },
+      // As long as the bus takes: a claim past it is refused with its own reason (claims.ts).
+      { type: "text", name: "jwt", max: MAX_ACCOUNT_JWT_BYTES },
       { type: "json", name: "limits" },
       { type: "json", name: "signing_keys" },
       { type: "text", name: "seed", hidden: true },

@@ -4,7 +4,7 @@ import type { PlatformConfig } from "../config/types";
 import { findRecord, organizationExists } from "../lib/collections";
 import { activeTransition, deletedActiveThing, type ActiveTransition, type WriteAction, type WriteEffects } from "../lib/effects";
 import type { CollectionNames } from "../schema/names";
-import { accountOf, provisionAccount, refuseUnsignableExchange, resignAccount, signedAccountJwt } from "./accounts";
+import { accountOf, provisionAccount, refuseUnsignableExchange, resignAccount, signedAccountJwt, signedClaimWithinLimit } from "./accounts";
 import { ensureManagedExchange, removeManagedImport } from "./managed";
 import { publishAccount, publishClaim } from "./publish";
 import { addRevocation, prepareNewUser, prepareUserUpdate, revocationOf, type Revocation } from "./users";
@@ -50,8 +50,9 @@ export function busEffects(n: CollectionNames, config: PlatformConfig, record: c
     };
   }
   if (name === n.bus_accounts && action === "update") {
-    // A direct edit (limits, by a Platform Operator) changes the claim: sign what is recorded.
-    return { before: (tx) => record.set("jwt", signedAccountJwt(tx, n, record)) };
+    // A direct edit (limits, by a Platform Operator) changes the claim, as does every re-sign (a revocation,
+    // an exchange): sign what is recorded, and refuse the write whose claim the bus could not take.
+    return { before: (tx) => record.set("jwt", signedClaimWithinLimit(tx, n, record)) };
   }
   return undefined;
 }

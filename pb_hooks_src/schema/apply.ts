@@ -34,8 +34,8 @@ export function applyPlatformSchema(app: CoreApp, n: CollectionNames): void {
 }
 
 /**
- * For a database whose collections exist (a later migration): adds the fields the specs gained, then
- * sets every rule and index as the specs say. Fields first, because a rule may read a field of another
+ * For a database whose collections exist (a later migration): adds the fields the specs gained, widens
+ * text fields whose limit grew, then sets every rule and index as the specs say. Fields first, because a rule may read a field of another
  * collection (`@request.auth.current_role`).
  */
 export function upgradePlatformSchema(app: CoreApp, n: CollectionNames): void {
@@ -44,6 +44,7 @@ export function upgradePlatformSchema(app: CoreApp, n: CollectionNames): void {
   for (const spec of specs) {
     const collection = app.findCollectionByNameOrId(n[spec.key]);
     addFields(collection, spec.fields.filter((f) => !hasField(collection, f.name)), idOf);
+    widenTextFields(collection, spec.fields);
     app.save(collection);
   }
   for (const spec of specs) {
@@ -52,6 +53,15 @@ export function upgradePlatformSchema(app: CoreApp, n: CollectionNames): void {
     app.save(collection);
   }
   keepRowCounts(app, n);
+}
+
+/** An existing text field takes a larger `max` its spec gained; never a smaller one, which rows may pass. */
+function widenTextFields(collection: core.Collection, fields: CollectionSpec["fields"]): void {
+  for (const spec of fields) {
+    if (spec.type !== "text" || !spec.max) continue;
+    const field = collection.fields.getByName(spec.name) as core.TextField | null;
+    if (field && field.max !== 0 && field.max < spec.max) field.max = spec.max;
+  }
 }
 
 export function removePlatformSchema(app: CoreApp, n: CollectionNames): void {

@@ -63,14 +63,23 @@ describe("readinessLines", () => {
 });
 
 describe("databaseFamilies", () => {
-  it("labels records by canonical collection name and counts inactive things", () => {
-    const lines = databaseFamilies({ records: [["things", 3], ["organizations", 2]], inactiveThings: 1, revokedBusUsers: 4, databaseBytes: 4096 }).flatMap(renderFamily);
+  it("labels records by canonical collection name, counts inactive things and buckets the account claims' sizes", () => {
+    const claimSizes = { atMost: [2, 3, 3, 3, 3], accounts: 4, largestBytes: 1_100_000 };
+    const lines = databaseFamilies({ records: [["things", 3], ["organizations", 2]], inactiveThings: 1, revokedBusUsers: 4, claimSizes, databaseBytes: 4096 }).flatMap(renderFamily);
     expect(samples(lines)).toEqual([
       'platform_records{collection="things"} 3',
       'platform_records{collection="organizations"} 2',
       'platform_inactive_records{collection="things"} 1',
       "platform_bus_users_revoked 4",
       "platform_database_size_bytes 4096",
+      'platform_account_claims{at_most_bytes="16384"} 2',
+      'platform_account_claims{at_most_bytes="65536"} 3',
+      'platform_account_claims{at_most_bytes="262144"} 3',
+      'platform_account_claims{at_most_bytes="524288"} 3',
+      'platform_account_claims{at_most_bytes="1048576"} 3',
+      'platform_account_claims{at_most_bytes="+Inf"} 4',
+      "platform_account_claim_max_bytes 1100000",
+      "platform_account_claim_limit_bytes 1048576",
     ]);
   });
 });

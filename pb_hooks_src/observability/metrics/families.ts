@@ -2,6 +2,8 @@
 import { CERTIFICATE_KINDS, type CertificateScan } from "../readiness/certificates";
 import { CHECK_STATES, type CheckState } from "../../../common/readiness/states";
 import { family, renderFamily, single, type MetricFamily, type Sample } from "./exposition";
+import { CLAIM_SIZE_BOUNDS, type ClaimSizes } from "./database";
+import { MAX_ACCOUNT_JWT_BYTES } from "../../bus/claims";
 
 /** What the readiness collector found: the last probe, or none yet. */
 export interface ReadinessView {
@@ -40,6 +42,7 @@ export interface DatabaseCounts {
   records: ReadonlyArray<readonly [string, number]>;
   inactiveThings: number;
   revokedBusUsers: number;
+  claimSizes: ClaimSizes;
   databaseBytes: number;
 }
 
@@ -56,6 +59,17 @@ export function databaseFamilies(counts: DatabaseCounts): MetricFamily[] {
     ]),
     single("platform_bus_users_revoked", "gauge", "User keys on a bus account revocation list.", counts.revokedBusUsers),
     single("platform_database_size_bytes", "gauge", "Database file plus its write-ahead and shared-memory files; excludes uploaded files.", counts.databaseBytes),
+    family(
+      "platform_account_claims",
+      "gauge",
+      "Bus account claims whose signed size is at most at_most_bytes (cumulative, +Inf counting every claim; no label per organization).",
+      [
+        ...CLAIM_SIZE_BOUNDS.map((bound, i): Sample => ({ labels: [["at_most_bytes", String(bound)]], value: counts.claimSizes.atMost[i] })),
+        { labels: [["at_most_bytes", "+Inf"]], value: counts.claimSizes.accounts },
+      ],
+    ),
+    single("platform_account_claim_max_bytes", "gauge", "Size of the largest bus account claim, in bytes.", counts.claimSizes.largestBytes),
+    single("platform_account_claim_limit_bytes", "gauge", "The largest account claim the bus takes (its maximum payload); a write that would pass it is refused.", MAX_ACCOUNT_JWT_BYTES),
   ];
 }
 
