@@ -118,9 +118,14 @@ export function signedClaimWithinLimit(app: CoreApp, n: CollectionNames, account
   return jwt;
 }
 
-/** Re-signs the account after a change of its recorded state; publication follows the commit. */
+/**
+ * Re-signs the account after a change of its recorded state; publication follows the commit. The save's
+ * own effect signs what is recorded (effects.ts); signing here as well only sets a floor for the issue
+ * second (`issuedAfter`, the hub's claim's), which the effect's signature then passes: the claim is
+ * signed once per write otherwise, and signing costs in proportion to the revocation list.
+ */
 export function resignAccount(app: CoreApp, n: CollectionNames, account: core.Record, issuedAfter = 0): void {
-  account.set("jwt", signedClaimWithinLimit(app, n, account, issuedAfter));
+  if (issuedAfter > 0) account.set("jwt", signedClaimWithinLimit(app, n, account, issuedAfter));
   account.set("bus_confirmed", false);
   account.set("bus_status", "changed; not yet confirmed by the bus");
   app.save(account);
