@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonical, changedFields, isEmpty, isSecret, valuesOf, type FieldInfo } from "./changes";
+import { canonical, changedFields, isEmpty, isSecret, sameValue, valuesOf, type FieldInfo } from "./changes";
 
 const field = (name: string, type = "text", hidden = false): FieldInfo => ({ name, type, hidden });
 const USERS: FieldInfo[] = [
@@ -43,6 +43,13 @@ describe("changedFields", () => {
   it("lists nothing for a save that changed nothing", () => {
     const values = { id: "u1", email: "a@x", verified: true };
     expect(changedFields(USERS, values, { ...values })).toEqual([]);
+  });
+});
+
+describe("sameValue", () => {
+  it("agrees with the canonical text on every kind of value", () => {
+    const values: unknown[] = [null, undefined, "", "a", "b", 0, 1, true, false, [], [1, 2], [2, 1], {}, { a: 1, b: 2 }, { b: 2, a: 1 }, { a: 1 }, { a: [1, { c: 1, d: 2 }] }, { a: [1, { d: 2, c: 1 }] }, "null", "1"];
+    for (const a of values) for (const b of values) expect(sameValue(a, b), `${JSON.stringify(a)} vs ${JSON.stringify(b)}`).toBe(canonical(a) === canonical(b));
   });
 });
 
