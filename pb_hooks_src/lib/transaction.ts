@@ -9,7 +9,7 @@
 // waits in the busy handler instead, and then reads the newest snapshot (docs/litestream.md).
 
 /** A statement that takes the write lock and changes nothing: no row matches. */
-export const TAKE_WRITE_LOCK = "UPDATE _params SET value = value WHERE 0";
+const TAKE_WRITE_LOCK = "UPDATE _params SET value = value WHERE 0";
 
 /**
  * Runs `work` in one database transaction and rethrows its own error object. An exception crossing
