@@ -26,13 +26,21 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
+/** What the last restore found, for the failure message: a count or why it failed. */
+let lastRestore = "no restore yet";
+
 /** The organizations whose code starts with `prefix` in a fresh restore of the replica; -1 while it fails. */
 function restoredCount(prefix: string): number {
   const out = join(scratch, `${unique("restored")}.db`);
+  const started = Date.now();
   try {
     execFileSync(LITESTREAM, ["restore", "-config", join(hub.platform.dataDir, ".replication/litestream.yml"), "-o", out, join(hub.platform.dataDir, "data.db")], { stdio: "pipe", timeout: 60_000 });
-    return Number(execFileSync("sqlite3", [out, `SELECT count(*) FROM organizations WHERE code LIKE '${prefix}%';`], { encoding: "utf8" }).trim());
-  } catch {
+    const count = Number(execFileSync("sqlite3", [out, `SELECT count(*) FROM organizations WHERE code LIKE '${prefix}%';`], { encoding: "utf8" }).trim());
+    lastRestore = `${count} rows restored in ${Date.now() - started} ms`;
+    return count;
+  } catch (err) {
+    const failure = err as { stderr?: Buffer; message?: string };
+    lastRestore = `restore failed after ${Date.now() - started} ms: ${failure.stderr?.toString().slice(-600) || failure.message}`;
     return -1;
   }
 }
@@ -75,8 +83,8 @@ describe("replication into a hub of three nodes", () => {
     }
     // Every row written before and during the node's absence reaches the replica: Litestream moved to
     // another node and uploaded on. (Read back with every node up: a restore during the loss is not the point.)
-    const restored = await eventually(async () => restoredCount(prefix) === 20, 90_000);
-    expect(restored, `${Date.now() - killed} ms after the kill: ${hub.platform.log().split("\n").filter((l) => /replication|lease|level=(INFO|WARN|ERROR)/.test(l)).slice(-20).join("\n")}`).toBe(true);
+    const restored = await eventually(async () => restoredCount(prefix) === 20, 150_000);
+    expect(restored, `${Date.now() - killed} ms after the kill; last restore: ${lastRestore}; log: ${hub.platform.log().split("\n").filter((l) => /replication|lease|level=(INFO|WARN|ERROR)/.test(l)).slice(-20).join("\n")}`).toBe(true);
     console.log(`every row on the replica ${Date.now() - killed} ms after the kill`);
-  }, 180_000);
+  }, 300_000);
 });
