@@ -281,6 +281,11 @@ routerAdd("POST", "/api/platform/bus/node-back", (e) => {
   (require(`${__hooks}/lib/platform.js`) as Platform).bus.nodeBackRoute(e);
 }, $apis.skipSuccessActivityLog());
 
+// The credential upkeep on the sidecar's schedule: renewals before expiry, revocation entries pruned.
+routerAdd("POST", "/api/platform/bus/upkeep", (e) => {
+  (require(`${__hooks}/lib/platform.js`) as Platform).bus.upkeepRoute(e);
+}, $apis.skipSuccessActivityLog());
+
 cronAdd(
   loader.WATCHDOG_JOB,
   loader.WATCHDOG_SCHEDULE,

@@ -15,7 +15,8 @@ import { busReplicationWanted, holdLeaseIfWanted, releaseLease, stopReplication 
 import { leaseRoute } from "./replication/routes";
 import { optimizeWithoutCheckpoint } from "./replication/optimize-job";
 import { reconcileAccounts, reconcileAtStart } from "./bus/reconcile";
-import { leafConfigRoute, nodeBackRoute, rotateRoute, signingKeysRoute } from "./bus/routes";
+import { leafConfigRoute, nodeBackRoute, rotateRoute, signingKeysRoute, upkeepRoute } from "./bus/routes";
+import { markUnexpiringCredentials } from "./bus/upkeep";
 import { answerStarted } from "./observability/readiness/platform";
 import { allowCaseVariantMailboxes, requireUniqueMailboxes } from "./tenancy/email-migration";
 
@@ -75,7 +76,7 @@ export const routes = {
   rotateOverlayCa: rotateCaRoute,
 };
 
-export const bus = { leafConfigRoute, rotateRoute, signingKeysRoute, nodeBackRoute };
+export const bus = { leafConfigRoute, rotateRoute, signingKeysRoute, nodeBackRoute, upkeepRoute, markUnexpiringCredentials };
 // `serve --bus`: the nats-server child's stop (onTerminate; loader.ts#startServing starts it).
 export const busServer = { stop: stopEmbedded };
 // replication.enabled under serve: Litestream's stop (onTerminate; loader.ts#startServing starts it).

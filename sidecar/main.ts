@@ -11,6 +11,8 @@ import { LeaseHolder } from "./lease";
 import type { LeaseHoldRequest } from "../common/sidecar/protocol";
 import { pocketBasePost } from "./pocketbase-client";
 import { Prober } from "./prober";
+import { startUpkeep } from "./upkeep";
+import type { Repeating } from "./repeat";
 import { v1Routes } from "./routes";
 import { createSidecarServer } from "./server";
 import { announceStarted } from "./started";
@@ -42,6 +44,7 @@ async function main(): Promise<void> {
 
   const prober = probe && post && new Prober(probe, { post, now: Date.now });
   const nodeWatch = probe?.busNodes && post && new NodeWatch(probe.busNodes, { post, readNodes: busNodes, warn });
+  let upkeep: Repeating | undefined;
   let leaving = false;
 
   watchParent({
@@ -52,6 +55,7 @@ async function main(): Promise<void> {
       setTimeout(() => process.exit(0), EXIT_GRACE_MS).unref();
       prober?.stop();
       nodeWatch?.stop();
+      upkeep?.stop();
       removeStateFile(stateFile);
       server.close();
       server.closeAllConnections();
@@ -73,6 +77,7 @@ async function main(): Promise<void> {
         if (leaving) return;
         prober.start();
         nodeWatch?.start();
+        if (probe.upkeepIntervalMs) upkeep = startUpkeep(probe.upkeepIntervalMs, post, warn);
       });
     }
   });

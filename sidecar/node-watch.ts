@@ -6,6 +6,7 @@
 import { NODE_BACK_PATH } from "../common/sidecar/routes";
 import type { BusNodesResponse } from "../common/sidecar/protocol";
 import type { Post } from "./prober";
+import { repeatEvery, type Repeating } from "./repeat";
 
 export const NODE_WATCH_INTERVAL_MS = 1_000;
 /** One round's INFO reads; a node that does not answer within it counts as down for the round. */
@@ -41,8 +42,7 @@ export interface NodeWatchDeps {
 
 export class NodeWatch {
   private ids: NodeIds | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private stopped = false;
+  private schedule: Repeating | undefined;
 
   constructor(
     private readonly servers: string[],
@@ -50,12 +50,11 @@ export class NodeWatch {
   ) {}
 
   start(): void {
-    void this.tick();
+    this.schedule = repeatEvery(NODE_WATCH_INTERVAL_MS, async () => void (await this.round()), this.deps.warn, "bus node watch");
   }
 
   stop(): void {
-    this.stopped = true;
-    clearTimeout(this.timer);
+    this.schedule?.stop();
   }
 
   /** One round: read every node, report each one back. A report PocketBase did not take is made again next round. */
@@ -71,12 +70,5 @@ export class NodeWatch {
     }
     this.ids = next;
     return back;
-  }
-
-  private async tick(): Promise<void> {
-    const started = Date.now();
-    await this.round().catch((err: unknown) => this.deps.warn(`bus node watch: ${err instanceof Error ? err.message : String(err)}`));
-    if (this.stopped) return;
-    this.timer = setTimeout(() => void this.tick(), Math.max(0, started + NODE_WATCH_INTERVAL_MS - Date.now()));
   }
 }

@@ -105,6 +105,13 @@ describe("parseStartupLine: probe settings", () => {
     expect(refusal({ ...PROBE, timeoutMs: undefined })).toBe("probe.timeoutMs must be a positive integer");
   });
 
+  it("takes the credential upkeep's period when given, and refuses one that is not a positive integer", () => {
+    expect(refusal({ ...PROBE, upkeepIntervalMs: 0 })).toBe("probe.upkeepIntervalMs must be a positive integer");
+    expect(refusal({ ...PROBE, upkeepIntervalMs: "1000" })).toBe("probe.upkeepIntervalMs must be a positive integer");
+    const line = JSON.stringify({ token: TOKEN, stateFile: "/x", probe: { ...PROBE, upkeepIntervalMs: 1_000 } });
+    expect(parseStartupLine(line).probe?.upkeepIntervalMs).toBe(1_000);
+  });
+
   it("never quotes the token even when the token is also put in a probe field", () => {
     expect(refusal({ ...PROBE, url: TOKEN })).toBe("probe.url must be an http(s) URL");
     expect(refusal({ ...PROBE, checks: TOKEN })).toBe("probe.checks must list check names");

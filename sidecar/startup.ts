@@ -21,7 +21,7 @@ export function parseStartupLine(line: string): StartupLine {
 }
 
 function parseProbeSettings(value: unknown): ProbeSettings {
-  const { url, serverName, checks, intervalMs, timeoutMs, busNodes } = (value ?? {}) as Partial<Record<keyof ProbeSettings, unknown>>;
+  const { url, serverName, checks, intervalMs, timeoutMs, busNodes, upkeepIntervalMs } = (value ?? {}) as Partial<Record<keyof ProbeSettings, unknown>>;
   if (typeof url !== "string" || !/^https?:\/\//.test(url)) throw new Error("probe.url must be an http(s) URL");
   if (serverName !== undefined && typeof serverName !== "string") throw new Error("probe.serverName must be a string");
   if (!Array.isArray(checks) || checks.length === 0 || !checks.every((c) => typeof c === "string" && c !== "")) {
@@ -29,6 +29,9 @@ function parseProbeSettings(value: unknown): ProbeSettings {
   }
   for (const [name, ms] of [["intervalMs", intervalMs], ["timeoutMs", timeoutMs]] as const) {
     if (!Number.isSafeInteger(ms) || (ms as number) < 1) throw new Error(`probe.${name} must be a positive integer`);
+  }
+  if (upkeepIntervalMs !== undefined && !(Number.isSafeInteger(upkeepIntervalMs) && (upkeepIntervalMs as number) >= 1)) {
+    throw new Error("probe.upkeepIntervalMs must be a positive integer");
   }
   if (busNodes !== undefined && !(Array.isArray(busNodes) && busNodes.length > 1 && busNodes.every((n) => typeof n === "string" && /^[a-z][a-z0-9+.-]*:\/\//i.test(n)))) {
     throw new Error("probe.busNodes must list two or more bus URLs");
@@ -40,6 +43,7 @@ function parseProbeSettings(value: unknown): ProbeSettings {
     intervalMs: intervalMs as number,
     timeoutMs: timeoutMs as number,
     ...(busNodes ? { busNodes: busNodes as string[] } : {}),
+    ...(upkeepIntervalMs !== undefined ? { upkeepIntervalMs: upkeepIntervalMs as number } : {}),
   };
 }
 

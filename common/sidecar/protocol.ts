@@ -26,6 +26,8 @@ export interface ProbeSettings {
    * told to PocketBase at once (sidecar/node-watch.ts). Absent for one node.
    */
   busNodes?: string[];
+  /** How often the credential upkeep runs (sidecar/upkeep.ts); absent: never (a test's sidecar). */
+  upkeepIntervalMs?: number;
 }
 
 /** What the sidecar writes to the state file once listening, or instead when it cannot start. */

@@ -11,6 +11,8 @@ import { operatorKeys } from "./operator";
 import { defaultRoleOf } from "./roles";
 import { sealSecret, unsealSecret } from "../lib/secrets";
 import { newNkeys, signJwt } from "./signer";
+import { prunedRevocations, type RevocationList } from "./expiry";
+import { longestLifetime } from "./lifetime";
 
 export function accountOf(app: CoreApp, n: CollectionNames, organizationId: string): core.Record | undefined {
   return findByField(app, n.bus_accounts, "organization", organizationId);
@@ -109,6 +111,20 @@ export function signedAccountJwt(app: CoreApp, n: CollectionNames, account: core
   return signJwt(operatorKeys(app).signingSeed, claims);
 }
 
+
+/**
+ * Drops the revocation entries that refuse nothing an expiry does not (bus/expiry.ts) and records when the
+ * next one may go, for the upkeep that re-saves the account then (bus/upkeep.ts).
+ */
+export function pruneRevocations(app: CoreApp, account: core.Record): void {
+  const { list, nextPruneAt } = prunedRevocations(jsonOf<RevocationList>(account, "revocations") ?? {}, {
+    now: Math.floor(Date.now() / 1000),
+    longestLifetime: longestLifetime(app),
+    unexpiringUntil: account.getInt("unexpiring_until"),
+  });
+  account.set("revocations", list);
+  account.set("revocations_prune_at", nextPruneAt);
+}
 
 /** The account's claim as recorded, signed; refused (400) when the bus could not take it. */
 export function signedClaimWithinLimit(app: CoreApp, n: CollectionNames, account: core.Record, issuedAfter = 0): string {

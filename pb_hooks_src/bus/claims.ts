@@ -41,6 +41,8 @@ export interface Claims {
   sub: string;
   name: string;
   iat?: number;
+  /** Expiry second; nats-server refuses the JWT from then on and closes connections made with it. */
+  exp?: number;
   nats: Record<string, unknown>;
 }
 
@@ -163,6 +165,8 @@ export interface UserState {
   subscribe: Permissions;
   /** Issued-at second; must lie strictly after any revocation cutoff of this key. */
   iat: number;
+  /** Expiry second; absent only for the platform's own system user. */
+  exp?: number;
 }
 
 /** A user of a tenant account, signed by one of the account's signing keys (issuer_account set). */
@@ -177,7 +181,9 @@ export function userClaims(state: UserState): Claims {
   };
   if (hasRules(state.publish)) nats.pub = permission(state.publish);
   if (hasRules(state.subscribe)) nats.sub = permission(state.subscribe);
-  return { sub: state.userPub, name: state.name, iat: state.iat, nats };
+  const claims: Claims = { sub: state.userPub, name: state.name, iat: state.iat, nats };
+  if (state.exp !== undefined) claims.exp = state.exp;
+  return claims;
 }
 
 function hasRules(p: Permissions): boolean {

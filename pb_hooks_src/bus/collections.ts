@@ -28,14 +28,21 @@ export function busCollections(n: CollectionNames): CollectionSpec[] {
       { type: "json", name: "signing_keys" },
       { type: "text", name: "seed", hidden: true },
       { type: "json", name: "signing_seeds", hidden: true },
-      // User public key → revocation cutoff (unix seconds), part of the signed account claim.
+      // User public key (or `*`, every key) → revocation cutoff (unix seconds), part of the signed claim.
       { type: "json", name: "revocations" },
+      // When the next entry may be pruned (0: none), and the last issue second of a credential minted
+      // without an expiry (0: none), which keeps every entry until a wildcard covers it (bus/expiry.ts).
+      { type: "number", name: "revocations_prune_at", onlyInt: true },
+      { type: "number", name: "unexpiring_until", onlyInt: true },
       // Whether the bus confirmed the recorded state (claim present when active, withdrawn when not).
       { type: "bool", name: "bus_confirmed" },
       { type: "text", name: "bus_status", max: 500 },
       ...TIMESTAMPS,
     ],
-    indexes: ["CREATE UNIQUE INDEX idx_{table}_organization ON {table} (organization)"],
+    indexes: [
+      "CREATE UNIQUE INDEX idx_{table}_organization ON {table} (organization)",
+      "CREATE INDEX idx_{table}_prune_at ON {table} (revocations_prune_at) WHERE revocations_prune_at > 0",
+    ],
     rules: trustAnchorRules(),
   };
 
@@ -63,12 +70,14 @@ export function busCollections(n: CollectionNames): CollectionSpec[] {
       ...permissions,
       { type: "text", name: "public_key" },
       { type: "text", name: "jwt", max: LARGE_TEXT },
+      // The credential's expiry (unix seconds; 0: minted before credentials expired), for the renewal.
+      { type: "number", name: "expires", onlyInt: true },
       // creds_file embeds the user seed and is deliberately not hidden: rules scope it to its owner.
       { type: "text", name: "creds_file", max: LARGE_TEXT },
       { type: "text", name: "seed", hidden: true },
       ...TIMESTAMPS,
     ],
-    indexes: organizationOrderIndexes("name"),
+    indexes: [...organizationOrderIndexes("name"), "CREATE INDEX idx_{table}_renewal ON {table} (expires) WHERE active = 1"],
     rules: { ...managersOnly, view: anyOf(managersOnly.view ?? "", linkedToCaller) },
   };
 
@@ -131,6 +140,9 @@ export function busCollections(n: CollectionNames): CollectionSpec[] {
       { type: "text", name: "records_signing_seed", hidden: true },
       { type: "text", name: "records_user_creds", hidden: true, max: LARGE_TEXT },
       { type: "text", name: "records_lease_creds", hidden: true, max: LARGE_TEXT },
+      // The longest lifetime (seconds) a bus user's credential was ever minted with: never lowered, since
+      // a revocation entry is pruned only once every credential it refuses has expired (bus/expiry.ts).
+      { type: "number", name: "longest_user_credential_lifetime", onlyInt: true },
       ...TIMESTAMPS,
     ],
     // One operator: two first uses racing to create it cannot both succeed.

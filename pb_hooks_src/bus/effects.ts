@@ -4,7 +4,7 @@ import type { PlatformConfig } from "../config/types";
 import { findRecord, organizationExists } from "../lib/collections";
 import { activeTransition, deletedActiveThing, type ActiveTransition, type WriteAction, type WriteEffects } from "../lib/effects";
 import type { CollectionNames } from "../schema/names";
-import { accountOf, provisionAccount, refuseUnsignableExchange, resignAccount, signedAccountJwt, signedClaimWithinLimit } from "./accounts";
+import { accountOf, provisionAccount, pruneRevocations, refuseUnsignableExchange, resignAccount, signedAccountJwt, signedClaimWithinLimit } from "./accounts";
 import { ensureManagedExchange, removeManagedImport } from "./managed";
 import { publishAccount, publishClaim } from "./publish";
 import { addRevocation, prepareNewUser, prepareUserUpdate, revocationOf, type Revocation } from "./users";
@@ -51,8 +51,14 @@ export function busEffects(n: CollectionNames, config: PlatformConfig, record: c
   }
   if (name === n.bus_accounts && action === "update") {
     // A direct edit (limits, by a Platform Operator) changes the claim, as does every re-sign (a revocation,
-    // an exchange): sign what is recorded, and refuse the write whose claim the bus could not take.
-    return { before: (tx) => record.set("jwt", signedClaimWithinLimit(tx, n, record)) };
+    // an exchange): sign what is recorded, less the entries past their horizon, and refuse the write whose
+    // claim the bus could not take.
+    return {
+      before: (tx) => {
+        pruneRevocations(tx, record);
+        record.set("jwt", signedClaimWithinLimit(tx, n, record));
+      },
+    };
   }
   return undefined;
 }
@@ -118,8 +124,7 @@ function revokeDeletedUser(tx: CoreApp, n: CollectionNames, user: core.Record): 
 function revokeInAccount(tx: CoreApp, n: CollectionNames, organization: string, revocation: Revocation): void {
   const account = accountOf(tx, n, organization);
   if (!account) return;
-  addRevocation(account, revocation);
-  resignAccount(tx, n, account);
+  if (addRevocation(account, revocation)) resignAccount(tx, n, account);
 }
 
 function resignOrganizationAccount(tx: CoreApp, n: CollectionNames, organization: string): void {

@@ -11,6 +11,7 @@ import { collectionNames } from "../schema/names";
 import { activeMembership } from "../tenancy/active";
 import { manageSigningKeys } from "./keys";
 import { pushClaimsMissedBy } from "./node-back";
+import { runCredentialUpkeep } from "./upkeep";
 import { leafConfig } from "./leaf";
 import { rotateOwnCredential } from "./rotate";
 
@@ -52,6 +53,14 @@ export function signingKeysRoute(e: core.RequestEvent): void {
     // The role before the body: a caller who may not act learns nothing about what a valid body looks like.
     if (!MANAGERS.includes(caller.role)) throw forbidden("managing signing keys needs the owner or admin role");
     return { status: 200, body: manageSigningKeys(e.app, n, caller, readJsonObject(e)) };
+  });
+}
+
+/** POST /api/platform/bus/upkeep (the sidecar only, on its schedule): renewals and pruning (upkeep.ts). */
+export function upkeepRoute(e: core.RequestEvent): void {
+  respond(e, () => {
+    requireSidecarCaller(e);
+    return { status: 200, body: runCredentialUpkeep(e.app) };
   });
 }
 

@@ -12,6 +12,8 @@ import { jwtIssuedAt } from "./issued-at";
 import { credentialSizeProblem, credsFile, permissionsFrom, permissionsProblem, userClaims } from "./claims";
 import { sealSecret, unsealSecret } from "../lib/secrets";
 import { newNkeys, signJwt } from "./signer";
+import { WILDCARD } from "./expiry";
+import { lifetimeForMint } from "./lifetime";
 
 /** A revocation this write adds to the account: the key and its cutoff second. */
 export interface Revocation {
@@ -27,6 +29,7 @@ interface IssuedCredential {
   /** Sealed with bus.encryption_key when set. */
   seed: string;
   jwt: string;
+  expires: number;
   creds_file: string;
 }
 
@@ -69,6 +72,7 @@ export function presignUser(app: CoreApp, n: CollectionNames, user: core.Record)
     public_key: user.getString("public_key"),
     seed: user.getString("seed"),
     jwt: user.getString("jwt"),
+    expires: user.getInt("expires"),
     creds_file: user.getString("creds_file"),
   });
   return id;
@@ -133,7 +137,7 @@ export function prepareUserUpdate(tx: CoreApp, n: CollectionNames, user: core.Re
     (f) => toString(previous.get(f)) !== toString(user.get(f)),
   );
   if (permissionsChanged && wasActive) {
-    // A credential carries the permissions it was signed with and never expires: the key's earlier
+    // A credential carries the permissions it was signed with until it expires: the key's earlier
     // credentials are cut off, or a narrowing would not bind a holder of an older creds file. The key
     // stays, so its holder only re-reads its row (the agent does on the hub's refusal).
     const revocation = revocationOf(user);
@@ -164,11 +168,16 @@ export function revocationOf(user: core.Record): Revocation {
   return { publicKey: user.getString("public_key"), cutoff: Math.max(nowSeconds(), jwtIssuedAt(user.getString("jwt"))) };
 }
 
-/** Applies a revocation to the account's recorded list (the caller re-signs and publishes the account). */
-export function addRevocation(account: core.Record, revocation: Revocation): void {
+/**
+ * Applies a revocation to the account's recorded list; false when the list already refuses the key that
+ * far (its own entry, or the wildcard of an account-wide revoke), and the account needs no new claim.
+ */
+export function addRevocation(account: core.Record, revocation: Revocation): boolean {
   const list = jsonOf<Record<string, number>>(account, "revocations") ?? {};
-  list[revocation.publicKey] = Math.max(list[revocation.publicKey] ?? 0, revocation.cutoff);
+  if (Math.max(list[revocation.publicKey] ?? 0, list[WILDCARD] ?? 0) >= revocation.cutoff) return false;
+  list[revocation.publicKey] = revocation.cutoff;
   account.set("revocations", list);
+  return true;
 }
 
 function replaceKey(user: core.Record): void {
@@ -178,8 +187,9 @@ function replaceKey(user: core.Record): void {
 }
 
 /**
- * Signs a credential for the user's current key, issued strictly after any cutoff of that key (the
- * recorded one, and `cutoff`, one this write is adding) and after the credential it replaces: a JWT's
+ * Signs a credential for the user's current key, valid for bus.user_credential_lifetime, issued strictly
+ * after any cutoff of that key (the recorded one, the account's wildcard, and `cutoff`, one this write is
+ * adding) and after the credential it replaces: a JWT's
  * claims are its issue second and fields, so a re-sign within the same second would hand back the very
  * same credential.
  */
@@ -192,15 +202,21 @@ function mint(
 ): void {
   if (!account) throw badRequest("the organization has no bus account");
   const publicKey = user.getString("public_key");
-  const recordedCutoff = (jsonOf<Record<string, number>>(account, "revocations") ?? {})[publicKey] ?? 0;
+  const revocations = jsonOf<Record<string, number>>(account, "revocations") ?? {};
+  // After the account's last credential minted without an expiry too, which a legacy wildcard will refuse.
+  const recordedCutoff = Math.max(revocations[publicKey] ?? 0, revocations[WILDCARD] ?? 0, account.getInt("unexpiring_until"));
+  const iat = Math.max(nowSeconds(), recordedCutoff + 1, cutoff + 1, jwtIssuedAt(user.getString("jwt")) + 1);
+  const exp = iat + lifetimeForMint(tx);
   const jwt = signJwt(userSigningSeed(account), userClaims({
     userPub: publicKey,
     name: user.getString("name"),
     accountPub: account.getString("public_key"),
     publish: permissionsFrom(jsonOf<unknown>(user, "publish_permissions")),
     subscribe: permissionsFrom(jsonOf<unknown>(user, "subscribe_permissions")),
-    iat: Math.max(nowSeconds(), recordedCutoff + 1, cutoff + 1, jwtIssuedAt(user.getString("jwt")) + 1),
+    iat,
+    exp,
   }));
   user.set("jwt", jwt);
+  user.set("expires", exp);
   user.set("creds_file", credsFile(jwt, unsealSecret("bus", user.getString("seed"), "the bus user's seed")));
 }

@@ -2,8 +2,9 @@ import { describe, expect, it } from "vitest";
 import { CONFIG_KEYS, envName, isConfigKey, keyInfo } from "./keys";
 
 describe("keys", () => {
-  it("lists every control-plane key of spec 8.3, and the replication keys, once", () => {
-    expect(CONFIG_KEYS).toHaveLength(40 + 5);
+  it("lists every control-plane key of spec 8.3, the replication keys and the credential lifetime, once", () => {
+    expect(CONFIG_KEYS).toHaveLength(40 + 5 + 1);
+    expect(CONFIG_KEYS).toContain("bus.user_credential_lifetime");
     expect(new Set(CONFIG_KEYS).size).toBe(CONFIG_KEYS.length);
     expect(CONFIG_KEYS.some((key) => key.startsWith("observability."))).toBe(false);
   });

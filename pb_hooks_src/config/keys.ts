@@ -57,6 +57,11 @@ const KEYS: KeySpecs<PlatformConfig> = {
     meaning: "Subject subtree a managed organization exports to the provider; must end in `.>`.",
   },
   "bus.log_to_console": { type: "bool", default: false, meaning: "Verbose bus logging: a line per committed write of a bus user or account, and per claim publication." },
+  "bus.user_credential_lifetime": {
+    type: "string",
+    default: "720h",
+    meaning: "Duration a bus user's credential is valid (2s to 87600h); the platform renews it with half of it left, and prunes a revocation entry once it has passed (docs/bus.md).",
+  },
   "bus.default_limits.max_connections": { type: "int", default: 100, meaning: "New accounts' connection limit; -1 unlimited." },
   "bus.default_limits.max_subscriptions": { type: "int", default: 5000, meaning: "New accounts' subscription limit; -1 unlimited." },
   "bus.default_limits.max_payload": { type: "int", default: 1048576, meaning: "New accounts' message size limit in bytes (1 MiB); -1 unlimited." },

@@ -51,6 +51,7 @@ const DEFAULTS: PlatformConfig = {
     encryption_key: "",
     managed_export_subject: "helpdesk.>",
     log_to_console: false,
+    user_credential_lifetime: "720h",
     default_limits: {
       max_connections: 100,
       max_subscriptions: 5000,

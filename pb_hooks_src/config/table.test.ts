@@ -11,7 +11,7 @@ describe("the key table of the docs", () => {
   });
 
   it("has one row per key", () => {
-    expect(keysTable(PLATFORM_KEYS).split("\n")).toHaveLength(2 + 45);
+    expect(keysTable(PLATFORM_KEYS).split("\n")).toHaveLength(2 + 46);
     expect(keysTable(PLATFORM_KEYS)).toContain("| `bus.server_url` | `PLATFORM_BUS_SERVER_URL` | string | `nats://localhost:4222` |");
     expect(keysTable(PLATFORM_KEYS)).toContain("| `bus.websocket_urls` | `PLATFORM_BUS_WEBSOCKET_URLS` | string-list | empty |");
   });

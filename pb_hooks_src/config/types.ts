@@ -22,6 +22,8 @@ export interface PlatformConfig {
     encryption_key: string;
     managed_export_subject: string;
     log_to_console: boolean;
+    /** Go duration: how long a bus user's credential is valid; renewed with half of it left. */
+    user_credential_lifetime: string;
     default_limits: {
       max_connections: number;
       max_subscriptions: number;

@@ -158,6 +158,15 @@ describe("validateConfig", () => {
     );
   });
 
+  it("takes a credential lifetime between 2 s and ten years, as a duration", () => {
+    const lifetime = (text: string) => ({ bus: { ...withValues({}).bus, user_credential_lifetime: text } });
+    expect(validateConfig(withValues(lifetime("2s"))).bus.user_credential_lifetime).toBe("2s");
+    expect(validateConfig(withValues(lifetime("87600h"))).bus.user_credential_lifetime).toBe("87600h");
+    expect(refusal(lifetime("1s"))).toBe("bus.user_credential_lifetime must be between 2s and 87600h (ten years), got 1s");
+    expect(refusal(lifetime("87601h"))).toBe("bus.user_credential_lifetime must be between 2s and 87600h (ten years), got 87601h");
+    expect(refusal(lifetime("a month"))).toMatch(/^bus\.user_credential_lifetime is invalid: "a month" is not a duration/);
+  });
+
   describe("integer bounds", () => {
     it("refuses values below the minimum", () => {
       expect(refusal({ tenancy: { invite_expiry_days: 0 } })).toBe("tenancy.invite_expiry_days must be at least 1 and at most 3650, got 0");

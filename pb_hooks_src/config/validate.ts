@@ -1,7 +1,7 @@
 // Refuses configurations the control plane must not start with, and normalizes the spec's scheme
 // aliases (bus://, bus-leaf://) to the bus server's own schemes before anything uses them.
 import { cronProblem } from "./cron";
-import { positiveDurationProblem } from "../../common/config/duration";
+import { parseDuration, positiveDurationProblem } from "../../common/config/duration";
 import { ConfigError, shown } from "../../common/config/errors";
 import { CONFIG_KEYS, keyInfo, type ConfigKey } from "./keys";
 import { withoutCredentials } from "../../common/url-text";
@@ -13,6 +13,8 @@ export { parseDuration } from "../../common/config/duration";
 export type Describe = (key: ConfigKey) => string;
 
 const COLLECTION_NAME = /^[a-z_][a-z0-9_]*$/;
+const MIN_LIFETIME_SECONDS = 2;
+const MAX_LIFETIME_SECONDS = 87_600 * 3600;
 const COLLECTION_KEYS = CONFIG_KEYS.filter((key) => /collection(_name)?$/.test(key));
 
 /** The config with aliases normalized; throws ConfigError on the first refused value. */
@@ -42,6 +44,7 @@ export function validateConfig(config: PlatformConfig, describe: Describe = (key
   checkEncryptionKey("overlay.encryption_key", overlay.encryption_key, fail);
 
   checkDuration("readiness.interval", readiness.interval, fail);
+  checkLifetime(bus.user_credential_lifetime, fail);
   checkDuration("readiness.timeout", readiness.timeout, fail);
   if (audit.retention.max_age !== "") checkDuration("audit.retention.max_age", audit.retention.max_age, fail);
   const cron = cronProblem(audit.retention.interval);
@@ -101,6 +104,16 @@ function checkEncryptionKey(key: ConfigKey, value: string, fail: Fail): void {
 function checkDuration(key: ConfigKey, value: string, fail: Fail): void {
   const problem = positiveDurationProblem(value);
   if (problem !== undefined) fail(key, problem);
+}
+
+/** Long enough to renew at half of it, short enough to be a date a JWT carries. */
+function checkLifetime(value: string, fail: Fail): void {
+  const problem = positiveDurationProblem(value);
+  if (problem !== undefined) return fail("bus.user_credential_lifetime", problem);
+  const seconds = parseDuration(value) / 1000;
+  if (seconds < MIN_LIFETIME_SECONDS || seconds > MAX_LIFETIME_SECONDS) {
+    fail("bus.user_credential_lifetime", `must be between 2s and 87600h (ten years), got ${value}`);
+  }
 }
 
 function checkBounds(key: ConfigKey, value: number, min: number, fail: Fail, max = Infinity): void {

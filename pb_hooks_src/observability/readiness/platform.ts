@@ -5,6 +5,7 @@ import type { ProbeSettings } from "../../../common/sidecar/protocol";
 import { parseDuration } from "../../../common/config/duration";
 import { currentConfig } from "../../config/runtime";
 import { serverUrls } from "../../bus/server-port";
+import { upkeepIntervalMs } from "../../bus/lifetime";
 import { withoutCredentials } from "../../../common/url-text";
 import { requestOf } from "../../lib/events";
 import { readJsonObject, respond } from "../../lib/request";
@@ -20,7 +21,10 @@ import { readSnapshot, startedAtMs, writeSnapshot } from "./snapshot";
 
 export { markStarted } from "./snapshot";
 
-/** The prober's settings, handed to the sidecar when it starts under `serve`, with a hub's nodes to watch. */
+/**
+ * The prober's settings, handed to the sidecar when it starts under `serve`, with a hub's nodes to watch
+ * and the credential upkeep's period.
+ */
 export function proberSettings(): ProbeSettings {
   const { readiness, bus } = currentConfig();
   const nodes = serverUrls(bus.server_url).map(withoutCredentials);
@@ -30,6 +34,7 @@ export function proberSettings(): ProbeSettings {
     intervalMs: Math.max(1, Math.round(parseDuration(readiness.interval))),
     timeoutMs: Math.max(1, Math.round(parseDuration(readiness.timeout))),
     ...(nodes.length > 1 ? { busNodes: nodes } : {}),
+    upkeepIntervalMs: upkeepIntervalMs(),
   };
 }
 
