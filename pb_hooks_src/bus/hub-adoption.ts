@@ -7,6 +7,7 @@ import type { CollectionNames } from "../schema/names";
 import { jsonOf, resignAccount } from "./accounts";
 import { hubAccountOf, mergeHubAccount } from "./hub-merge";
 import { jwtIssuedAt, jwtPayload } from "./issued-at";
+import { WILDCARD } from "./expiry";
 import { systemRequest } from "./publish";
 import { writeRefusal } from "../replication/lease";
 
@@ -41,9 +42,18 @@ function adoptHubClaim(app: CoreApp, n: CollectionNames, account: core.Record, c
   // A user whose current credential the hub refuses is inactive, as the hub treats it.
   const organization = account.getString("organization");
   for (const key of merged.adopted) {
+    if (key === WILDCARD) continue;
     const user = findAll(app, n.bus_users, "organization = {:org} && public_key = {:key} && active = true", { org: organization, key })[0];
     if (user && (merged.revocations[key] ?? 0) >= jwtIssuedAt(user.getString("jwt"))) {
       user.set("active", false);
+      app.save(user);
+    }
+  }
+  // A wildcard is an account-wide revoke-and-replace whose replacements were lost: replaced again.
+  if (merged.adopted.includes(WILDCARD)) {
+    for (const user of findAll(app, n.bus_users, "organization = {:org} && active = true", { org: organization })) {
+      if ((merged.revocations[WILDCARD] ?? 0) < jwtIssuedAt(user.getString("jwt"))) continue;
+      user.set("revoke", true);
       app.save(user);
     }
   }

@@ -3,7 +3,8 @@
 // the caller's own linked bus identity, read when dialing and held only by the open connection (never
 // stored), dropped when the session ends or the organization changes. It reconnects by itself: nats-core
 // rides out an outage; a connection the server closed for good (a suspended or revoked user, a withdrawn
-// account) is dialed again with freshly read creds, so a reactivation or a rotation needs no reload.
+// account) is dialed again with freshly read creds, so a reactivation or a rotation needs no reload; a
+// renewed credential is taken before the held one expires (keepRenewed).
 import { credsAuthenticator, wsconnect, type Msg, type NatsConnection, type Subscription } from "@nats-io/nats-core";
 import type { ClientConfig } from "../../../common/tenancy/client-config";
 import { readOverride, resolveBusAddresses, servedBusAddresses, type BusAddresses } from "../bus-address";
@@ -14,6 +15,7 @@ import { onSessionChange, session } from "../session.svelte";
 import { reconnectDelay } from "./backoff";
 import { busErrorWords } from "./error-words";
 import { dialPlan } from "./plan";
+import { renewalDelayMs } from "./renewal";
 
 export type BusState = "idle" | "resolving" | "refused" | "no-identity" | "connecting" | "connected" | "reconnecting" | "offline";
 
@@ -185,11 +187,13 @@ async function run(mine: number): Promise<void> {
     bus.detail = "";
     let nc: NatsConnection;
     // Attempts of the current outage; nats-core asks before each, and a reconnect starts the count anew.
-    const outage = { attempts: 0 };
+    const outage = { attempts: 0, renewing: false };
+    // Read at every (re)connect: a renewal replaces it and reconnects onto it (keepRenewed).
+    const held = { creds };
     try {
       nc = await wsconnect({
         servers: urls,
-        authenticator: credsAuthenticator(new TextEncoder().encode(creds)),
+        authenticator: credsAuthenticator(() => new TextEncoder().encode(held.creds)),
         name: "console",
         maxReconnectAttempts: -1,
         reconnectDelayHandler: () => reconnectDelay(outage.attempts++),
@@ -217,7 +221,9 @@ async function run(mine: number): Promise<void> {
     bus.server = nc.getServer();
     for (const interest of interests) attach(nc, interest);
     void watch(nc, mine, outage);
+    const stopRenewal = keepRenewed(nc, mine, held, outage);
     const closedWith = await nc.closed();
+    stopRenewal();
     if (!current()) return;
     connection = null;
     for (const interest of interests) interest.sub = undefined;
@@ -228,16 +234,44 @@ async function run(mine: number): Promise<void> {
   }
 }
 
-/** Mirrors nats-core's reconnecting during an outage onto the state. */
-async function watch(nc: NatsConnection, mine: number, outage: { attempts: number }): Promise<void> {
+/**
+ * Takes the renewed credential before the current one expires (the hub closes a connection whose
+ * credential expired): reads its own again when renewalDelayMs says, and when the platform has renewed it,
+ * reconnects onto it. Subscriptions ride the reconnect, as they ride an outage. Returns the stop.
+ */
+function keepRenewed(nc: NatsConnection, mine: number, held: { creds: string }, outage: { renewing: boolean }): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const live = () => mine === generation && !nc.isClosed();
+  const schedule = () => {
+    const delay = renewalDelayMs(held.creds, Date.now());
+    if (delay !== undefined && live()) timer = setTimeout(() => void renew(), delay);
+  };
+  const renew = async () => {
+    const next = await ownCreds().catch(() => null);
+    if (!live()) return;
+    if (next !== null && next !== held.creds) {
+      held.creds = next;
+      outage.renewing = true;
+      await nc.reconnect().catch(() => undefined);
+    }
+    schedule();
+  };
+  schedule();
+  return () => clearTimeout(timer);
+}
+
+/** Mirrors nats-core's reconnecting during an outage onto the state; a renewal's reconnect is no outage. */
+async function watch(nc: NatsConnection, mine: number, outage: { attempts: number; renewing: boolean }): Promise<void> {
   for await (const status of nc.status()) {
     if (mine !== generation) return;
+    if (outage.renewing && (status.type === "forceReconnect" || status.type === "disconnect")) continue;
     if (status.type === "disconnect" || status.type === "reconnecting") {
       bus.state = "reconnecting";
       bus.server = "";
-      bus.detail = "The connection to the bus dropped; reconnecting by itself.";
+      bus.detail = outage.renewing ? "Switching to the renewed bus credential." : "The connection to the bus dropped; reconnecting by itself.";
     } else if (status.type === "reconnect") {
       outage.attempts = 0;
+      outage.renewing = false;
       bus.state = "connected";
       bus.server = status.server;
       bus.detail = "";
