@@ -50,13 +50,14 @@ export function journal(e: core.RecordEvent, action: WriteAction, effects?: Writ
     }
     if (previous && action === "update") rebaseOnCommitted(record, previous);
     effects?.before?.(tx, previous);
-    const before = action === "create" || !audited ? undefined : recordValues(previous ?? record, fields);
+    // Where only field names are kept, a JSON field is compared as the text stored (snapshot.ts).
+    const withValues = keepsValues(n, collection.name);
+    const before = action === "create" || !audited ? undefined : recordValues(previous ?? record, fields, withValues);
     e.next();
     effects?.after?.(tx, previous);
-    const after = action === "delete" ? undefined : recordValues(record, fields);
+    const after = action === "delete" || !audited ? undefined : recordValues(record, fields, withValues);
     const actor = stampedActor(record);
     if (audited) {
-      const withValues = keepsValues(n, collection.name);
       writeAudit(tx, n, recordEntry({ collection: collection.name, recordId: record.id, action, actor: actor.ref, fields, before, after, withValues }));
     }
     if (inventory) recordActivity(tx, n, record, action, actor.name);

@@ -10,8 +10,9 @@ import { distinctExchanges, exportsProblem, importsProblem, type ExchangeRow } f
 import { operatorKeys } from "./operator";
 import { defaultRoleOf } from "./roles";
 import { sealSecret, unsealSecret } from "../lib/secrets";
-import { newNkeys, signJwt } from "./signer";
-import { prunedRevocations, type RevocationList } from "./expiry";
+import { newNkeys, signJwt, signJwtWithStoredJson } from "./signer";
+import { WILDCARD, prunedRevocations, type RevocationList } from "./expiry";
+import { cutoffIn } from "./revocation-text";
 import { longestLifetime } from "./lifetime";
 
 export function accountOf(app: CoreApp, n: CollectionNames, organizationId: string): core.Record | undefined {
@@ -83,7 +84,7 @@ function exchangeRows(records: core.Record[]): (ExchangeRow & { name: string; ki
  * The account claim as recorded, signed by the operator's signing key; issued after `issuedAfter` too
  * (the hub's claim, which a restored record may predate: bus/hub-merge.ts).
  */
-export function signedAccountJwt(app: CoreApp, n: CollectionNames, account: core.Record, issuedAfter = 0): string {
+export function signedAccountJwt(app: CoreApp, n: CollectionNames, account: core.Record, issuedAfter = 0, revocations?: RevocationList | StoredList): string {
   const organization = account.getString("organization");
   const exports: ExportClaim[] = distinctExchanges(exchangeRows(findAll(app, n.bus_account_exports, "organization = {:org}", { org: organization })))
     .map((r) => ({ name: r.name, subject: r.subject, type: r.kind }));
@@ -99,7 +100,7 @@ export function signedAccountJwt(app: CoreApp, n: CollectionNames, account: core
     suspended: !account.getBool("active"),
     limits: jsonOf<AccountLimits>(account, "limits"),
     signingKeys: jsonOf<string[]>(account, "signing_keys"),
-    revocations: jsonOf<Record<string, number>>(account, "revocations") ?? {},
+    revocations: revocations === undefined ? (jsonOf<RevocationList | null>(account, "revocations") ?? {}) : isStored(revocations) ? {} : revocations,
     exports,
     imports,
   });
@@ -108,27 +109,58 @@ export function signedAccountJwt(app: CoreApp, n: CollectionNames, account: core
   // Every re-sign moves at most one second ahead, so a burst of re-signs runs ahead of the clock by its
   // length in signatures, which nats-server tolerates (it checks no issue time of an account claim).
   claims.iat = Math.max(Math.floor(Date.now() / 1000), jwtIssuedAt(account.getString("jwt")) + 1, issuedAfter + 1);
-  return signJwt(operatorKeys(app).signingSeed, claims);
+  const seed = operatorKeys(app).signingSeed;
+  return revocations !== undefined && isStored(revocations) && revocations.entries > 0
+    ? signJwtWithStoredJson(seed, claims, "revocations", revocations.stored)
+    : signJwt(seed, claims);
 }
 
 
 /**
- * Drops the revocation entries that refuse nothing an expiry does not (bus/expiry.ts) and records when the
- * next one may go, for the upkeep that re-saves the account then (bus/upkeep.ts).
+ * Signs the account's recorded state for its save, less the revocation entries that refuse nothing an
+ * expiry does not (bus/expiry.ts), which leave the record too; records when the next one may go, for the
+ * upkeep that re-saves the account then (bus/upkeep.ts). The list is parsed once, here, and only looked
+ * through when an entry may be due: a revocation appends an entry due last.
  */
-export function pruneRevocations(app: CoreApp, account: core.Record): void {
-  const { list, nextPruneAt } = prunedRevocations(jsonOf<RevocationList>(account, "revocations") ?? {}, {
-    now: Math.floor(Date.now() / 1000),
-    longestLifetime: longestLifetime(app),
-    unexpiringUntil: account.getInt("unexpiring_until"),
-  });
-  account.set("revocations", list);
+export function signForSave(app: CoreApp, n: CollectionNames, account: core.Record, previous: core.Record | undefined): void {
+  const stored = rawJsonOf(account, "revocations");
+  const wildcard = cutoffIn(stored, WILDCARD);
+  const now = Math.floor(Date.now() / 1000);
+  const dueAt = previous?.getInt("revocations_prune_at") ?? 0;
+  const wildcardKept = previous !== undefined && cutoffIn(rawJsonOf(previous, "revocations"), WILDCARD) === wildcard;
+  const unexpiringUntil = account.getInt("unexpiring_until");
+  // Until a wildcard covers the credentials that never expire, nothing is pruned (bus/expiry.ts).
+  const legacyHeld = unexpiringUntil > wildcard;
+  if (wildcardKept && (dueAt > now || legacyHeld)) {
+    account.set("revocations_prune_at", legacyHeld ? 0 : dueAt);
+    account.set("jwt", signedClaimWithinLimit(app, n, account, 0, { stored, entries: countEntries(stored) }));
+    return;
+  }
+  const recorded = jsonOf<RevocationList | null>(account, "revocations") ?? {};
+  const { list, nextPruneAt } = prunedRevocations(recorded, { now, longestLifetime: longestLifetime(app), unexpiringUntil });
+  if (list !== recorded) account.set("revocations", JSON.stringify(list));
   account.set("revocations_prune_at", nextPruneAt);
+  account.set("jwt", signedClaimWithinLimit(app, n, account, 0, list));
+}
+
+/** A revocation list as its stored JSON text, with its number of entries (0: signed without the field). */
+interface StoredList {
+  stored: string;
+  entries: number;
+}
+
+function isStored(list: RevocationList | StoredList): list is StoredList {
+  return typeof (list as StoredList).stored === "string";
+}
+
+/** Entries of a stored list: its `":` separators, as no key or cutoff holds one. */
+function countEntries(stored: string): number {
+  return stored.split('":').length - 1;
 }
 
 /** The account's claim as recorded, signed; refused (400) when the bus could not take it. */
-export function signedClaimWithinLimit(app: CoreApp, n: CollectionNames, account: core.Record, issuedAfter = 0): string {
-  const jwt = signedAccountJwt(app, n, account, issuedAfter);
+export function signedClaimWithinLimit(app: CoreApp, n: CollectionNames, account: core.Record, issuedAfter = 0, revocations?: RevocationList | StoredList): string {
+  const jwt = signedAccountJwt(app, n, account, issuedAfter, revocations);
   const problem = accountClaimSizeProblem(jwt);
   if (problem) throw badRequest(problem);
   return jwt;
@@ -156,6 +188,11 @@ export function userSigningSeed(account: core.Record): string {
 
 /** A JSON field as plain JS (the record holds a types.JSONRaw). */
 export function jsonOf<T>(record: core.Record, field: string): T {
-  const raw = toString(record.get(field));
+  const raw = rawJsonOf(record, field);
   return (raw ? JSON.parse(raw) : null) as T;
+}
+
+/** A JSON field's text as stored. */
+export function rawJsonOf(record: core.Record, field: string): string {
+  return toString(record.get(field));
 }

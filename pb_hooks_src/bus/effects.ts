@@ -4,7 +4,7 @@ import type { PlatformConfig } from "../config/types";
 import { findRecord, organizationExists } from "../lib/collections";
 import { activeTransition, deletedActiveThing, type ActiveTransition, type WriteAction, type WriteEffects } from "../lib/effects";
 import type { CollectionNames } from "../schema/names";
-import { accountOf, provisionAccount, pruneRevocations, refuseUnsignableExchange, resignAccount, signedAccountJwt, signedClaimWithinLimit } from "./accounts";
+import { accountOf, provisionAccount, refuseUnsignableExchange, resignAccount, signForSave, signedAccountJwt } from "./accounts";
 import { ensureManagedExchange, removeManagedImport } from "./managed";
 import { publishAccount, publishClaim } from "./publish";
 import { addRevocation, prepareNewUser, prepareUserUpdate, revocationOf, type Revocation } from "./users";
@@ -53,12 +53,7 @@ export function busEffects(n: CollectionNames, config: PlatformConfig, record: c
     // A direct edit (limits, by a Platform Operator) changes the claim, as does every re-sign (a revocation,
     // an exchange): sign what is recorded, less the entries past their horizon, and refuse the write whose
     // claim the bus could not take.
-    return {
-      before: (tx) => {
-        pruneRevocations(tx, record);
-        record.set("jwt", signedClaimWithinLimit(tx, n, record));
-      },
-    };
+    return { before: (tx, previous) => signForSave(tx, n, record, previous) };
   }
   return undefined;
 }

@@ -7,7 +7,8 @@ import { findRecord } from "../lib/collections";
 import { newRecordId, presigned } from "../lib/presigned";
 import { badRequest } from "../lib/errors";
 import type { CollectionNames } from "../schema/names";
-import { accountOf, jsonOf, userSigningSeed } from "./accounts";
+import { accountOf, jsonOf, rawJsonOf, userSigningSeed } from "./accounts";
+import { cutoffIn, withRevocation } from "./revocation-text";
 import { jwtIssuedAt } from "./issued-at";
 import { credentialSizeProblem, credsFile, permissionsFrom, permissionsProblem, userClaims } from "./claims";
 import { sealSecret, unsealSecret } from "../lib/secrets";
@@ -173,10 +174,9 @@ export function revocationOf(user: core.Record): Revocation {
  * far (its own entry, or the wildcard of an account-wide revoke), and the account needs no new claim.
  */
 export function addRevocation(account: core.Record, revocation: Revocation): boolean {
-  const list = jsonOf<Record<string, number>>(account, "revocations") ?? {};
-  if (Math.max(list[revocation.publicKey] ?? 0, list[WILDCARD] ?? 0) >= revocation.cutoff) return false;
-  list[revocation.publicKey] = revocation.cutoff;
-  account.set("revocations", list);
+  const next = withRevocation(rawJsonOf(account, "revocations"), revocation.publicKey, revocation.cutoff);
+  if (next === undefined) return false;
+  account.set("revocations", next);
   return true;
 }
 
@@ -202,9 +202,9 @@ function mint(
 ): void {
   if (!account) throw badRequest("the organization has no bus account");
   const publicKey = user.getString("public_key");
-  const revocations = jsonOf<Record<string, number>>(account, "revocations") ?? {};
+  const revocations = rawJsonOf(account, "revocations");
   // After the account's last credential minted without an expiry too, which a legacy wildcard will refuse.
-  const recordedCutoff = Math.max(revocations[publicKey] ?? 0, revocations[WILDCARD] ?? 0, account.getInt("unexpiring_until"));
+  const recordedCutoff = Math.max(cutoffIn(revocations, publicKey), cutoffIn(revocations, WILDCARD), account.getInt("unexpiring_until"));
   const iat = Math.max(nowSeconds(), recordedCutoff + 1, cutoff + 1, jwtIssuedAt(user.getString("jwt")) + 1);
   const exp = iat + lifetimeForMint(tx);
   const jwt = signJwt(userSigningSeed(account), userClaims({

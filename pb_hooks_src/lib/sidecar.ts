@@ -65,7 +65,11 @@ const sidecars = () => $app.store() as store.Store<string, Sidecar | Pending | n
  * an error; neither message contains the body.
  */
 export function sidecarCall<T>(path: string, body: unknown, timeoutSeconds = 5): T {
-  const text = body === undefined ? undefined : JSON.stringify(body);
+  return sidecarCallWithText<T>(path, body === undefined ? undefined : JSON.stringify(body), timeoutSeconds);
+}
+
+/** sidecarCall with the body already serialized (JSON text), for a caller that splices stored JSON in. */
+export function sidecarCallWithText<T>(path: string, text: string | undefined, timeoutSeconds = 5): T {
   let sidecar = running();
   let outcome = send(sidecar, path, text, timeoutSeconds);
   if (outcome.failure === "broken") outcome = send(sidecar, path, text, timeoutSeconds);
