@@ -27,7 +27,9 @@ const system = createAccount();
 const systemSigning = createAccount();
 const tenant = createAccount();
 const tenantSigning = createAccount();
-const operatorJwt = await encodeOperator("bench", operator, { signing_keys: [signing.getPublicKey()], system_account: system.getPublicKey(), strict_signing_key_usage: true });
+// strict_signing_key_usage is a field nats-server reads that @nats-io/jwt's Operator type lacks.
+const operatorFields = { signing_keys: [signing.getPublicKey()], system_account: system.getPublicKey(), strict_signing_key_usage: true };
+const operatorJwt = await encodeOperator("bench", operator, operatorFields);
 const systemJwt = await encodeAccount("SYS", system, { limits: UNLIMITED, signing_keys: [systemSigning.getPublicKey()] }, { signer: signing });
 const systemUser = createUser();
 const systemCreds = fmtCreds(await encodeUser("sys", systemUser, system.getPublicKey(), {}, { signer: systemSigning }), systemUser);

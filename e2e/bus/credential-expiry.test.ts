@@ -2,6 +2,8 @@
 // nothing more (issue 36 items 1, 2 and 4), on a real control plane and nats-server with a lifetime of
 // seconds: the sidecar's upkeep runs every second. The revoked credential is presented to the hub every
 // 250 ms from its revocation until well after its entry is pruned: refused at every attempt.
+import { encodeUser, fmtCreds } from "@nats-io/jwt";
+import { fromSeed } from "@nats-io/nkeys";
 import PocketBase from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { busAccepts, eventually, startPlatformWithBus, type PlatformWithBus } from "../harness/bus";
@@ -107,5 +109,40 @@ describe("credentials with an expiry", () => {
       expect(await eventually(async () => !(await busAccepts(bus.busUrl, before.creds_file as string)), 5_000)).toBe(true);
       expect(await busAccepts(bus.busUrl, after.creds_file as string)).toBe(true);
     }
+  }, 60_000);
+
+  it("refuses a credential minted before expiry throughout: a wildcard at the legacy second covers it before any entry goes, and stays", async () => {
+    const org = await createOrganization(su, "Legacy");
+    const kept = await newUser(org.id);
+    const leaked = await newUser(org.id);
+    // A credential as the platform minted them before expiry existed: no exp, for the leaked user's key.
+    const account = await accountOf(org.id);
+    const legacyJwt = await encodeUser("legacy", fromSeed(new TextEncoder().encode(leaked.seed as string)), account.public_key as string, {}, {
+      signer: fromSeed(new TextEncoder().encode((account.signing_seeds as string[])[0])),
+    });
+    const legacyCreds = new TextDecoder().decode(fmtCreds(legacyJwt, fromSeed(new TextEncoder().encode(leaked.seed as string))));
+    expect(payloadOf(legacyJwt).exp).toBeUndefined();
+    expect(await busAccepts(bus.busUrl, legacyCreds)).toBe(true);
+    // What migration 1764000015 leaves: the account's last unexpiring issue second, a row without expiry.
+    const until = nowSeconds();
+    await su.collection("bus_accounts").update(account.id, { unexpiring_until: until });
+    await su.collection("bus_users").update(kept.id, { expires: 0 });
+
+    await su.collection("bus_users").update(leaked.id, { active: false });
+    const cutoff = (await accountOf(org.id)).revocations[leaked.public_key as string] as number;
+    const refusedThroughout: boolean[] = [];
+    while (nowSeconds() < cutoff + PRUNED_AFTER_S + 4) {
+      refusedThroughout.push(!(await busAccepts(bus.busUrl, legacyCreds)));
+      await sleep(250);
+    }
+    expect(refusedThroughout.every(Boolean)).toBe(true);
+    // The row without expiry was renewed, then the wildcard signed at the legacy second; the suspended
+    // key's entry went at its horizon; the wildcard stays, refusing the unexpiring credential for good.
+    const after = await accountOf(org.id);
+    expect(after.revocations).toEqual({ "*": until });
+    expect(await busAccepts(bus.busUrl, legacyCreds)).toBe(false);
+    const renewed = await su.collection("bus_users").getOne(kept.id);
+    expect(payloadOf(renewed.jwt as string).iat).toBeGreaterThan(until);
+    expect(await busAccepts(bus.busUrl, renewed.creds_file as string)).toBe(true);
   }, 60_000);
 });
