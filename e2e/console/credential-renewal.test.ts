@@ -8,7 +8,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONSOLE_DIR, launchBrowser, openScreen } from "../harness/browser";
 import { connectWithCreds, startPlatformWithBus, type PlatformWithBus } from "../harness/bus";
-import { buildWorld, createMember, PASSWORD, unique, type World } from "../harness/world";
+import { buildWorld, createMemberWithBusIdentity, PASSWORD, unique, type World } from "../harness/world";
 
 if (!existsSync(join(CONSOLE_DIR, "index.html"))) throw new Error(`no built console in ${CONSOLE_DIR}: run make build`);
 
@@ -23,11 +23,7 @@ beforeAll(async () => {
   bus = await startPlatformWithBus({ advertiseWebsocket: true, env: { PB_PUBLIC_DIR: CONSOLE_DIR, PLATFORM_BUS_USER_CREDENTIAL_LIFETIME: `${LIFETIME_S}s` } });
   w = await buildWorld(bus.platform);
   browser = await launchBrowser();
-  const user = await createMember(w.su, w.a.organization.id, "member");
-  const identity = await w.su.collection("bus_users").create({ organization: w.a.organization.id, name: unique("browser"), role: w.a.bus_roles.id, active: true });
-  const membership = await w.su.collection("memberships").getFirstListItem(`user = "${user.id}"`);
-  await w.su.collection("memberships").update(membership.id, { bus_user: identity.id });
-  member = { email: user.email as string, busUser: identity.id };
+  member = await createMemberWithBusIdentity(w);
 }, 120_000);
 afterAll(async () => {
   await browser?.close();

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONSOLE_DIR, launchBrowser, failedResponses, seriousViolations, screenshot, signInThroughForm, screenSettled, openScreen } from "../harness/browser";
 import { connectWithCreds, eventually, startPlatformWithBus, type PlatformWithBus } from "../harness/bus";
 import { gatewayLeafConfig, startSiteLeaf } from "../harness/leaf";
-import { buildWorld, createMember, PASSWORD, unique, type World } from "../harness/world";
+import { buildWorld, createMemberWithBusIdentity, PASSWORD, unique, type World } from "../harness/world";
 
 if (!existsSync(join(CONSOLE_DIR, "index.html"))) throw new Error(`no built console in ${CONSOLE_DIR}: run make build`);
 
@@ -33,12 +33,7 @@ beforeAll(async () => {
   const thing = await w.su.collection("things").getOne(w.a.things.id);
   thingCode = thing.code as string;
   device = await connectWithCreds(bus.busUrl, (await w.su.collection("bus_users").getOne(w.a.bus_users.id)).creds_file as string);
-  // A member with its own linked bus identity: the browser dials with it.
-  const user = await createMember(w.su, w.a.organization.id, "member");
-  const identity = await w.su.collection("bus_users").create({ organization: w.a.organization.id, name: unique("browser"), role: w.a.bus_roles.id, active: true });
-  const membership = await w.su.collection("memberships").getFirstListItem(`user = "${user.id}"`);
-  await w.su.collection("memberships").update(membership.id, { bus_user: identity.id });
-  member = { email: user.email as string, busUser: identity.id };
+  member = await createMemberWithBusIdentity(w);
 }, 120_000);
 afterAll(async () => {
   await device?.close().catch(() => undefined);

@@ -42,6 +42,15 @@ export async function createMember(su: PocketBase, organization: string, role: R
   return su.collection("users").update(user.id, { current_organization: organization });
 }
 
+/** A member of the world's first organization whose membership links its own bus identity (the browser dials with it). */
+export async function createMemberWithBusIdentity(w: World): Promise<{ email: string; busUser: string }> {
+  const user = await createMember(w.su, w.a.organization.id, "member");
+  const identity = await w.su.collection("bus_users").create({ organization: w.a.organization.id, name: unique("browser"), role: w.a.bus_roles.id, active: true });
+  const membership = await w.su.collection("memberships").getFirstListItem(`user = "${user.id}"`);
+  await w.su.collection("memberships").update(membership.id, { bus_user: identity.id });
+  return { email: user.email as string, busUser: identity.id };
+}
+
 export async function createOrganization(su: PocketBase, name: string): Promise<RecordModel> {
   return su.collection("organizations").create({ name, code: unique(name.toLowerCase()).toLowerCase(), active: true });
 }
