@@ -7,6 +7,7 @@ import { fromSeed } from "@nats-io/nkeys";
 import PocketBase from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { busAccepts, eventually, startPlatformWithBus, type PlatformWithBus } from "../harness/bus";
+import { sqlite } from "../harness/sqlite";
 import { PASSWORD, createMember, createOrganization, unique } from "../harness/world";
 
 const LIFETIME_S = 6;
@@ -144,5 +145,24 @@ describe("credentials with an expiry", () => {
     const renewed = await su.collection("bus_users").getOne(kept.id);
     expect(payloadOf(renewed.jwt as string).iat).toBeGreaterThan(until);
     expect(await busAccepts(bus.busUrl, renewed.creds_file as string)).toBe(true);
+  }, 60_000);
+
+  it("migration 1764000015 marks each account whose users hold credentials minted without an expiry, and only those", async () => {
+    const withUsers = await createOrganization(su, "Upgraded");
+    // Suspended, so that serve's upkeep does not renew the row while the test makes it look old.
+    const user = await su.collection("bus_users").update((await newUser(withUsers.id)).id, { active: false });
+    const withoutUsers = await createOrganization(su, "Empty");
+    // The state the previous release left: no expiry on the rows, no mark on the accounts, the migration not run.
+    sqlite(bus.platform.dataDir, [
+      `UPDATE bus_users SET expires = 0 WHERE organization IN ('${withUsers.id}', '${withoutUsers.id}');`,
+      `UPDATE bus_accounts SET unexpiring_until = 0 WHERE organization IN ('${withUsers.id}', '${withoutUsers.id}');`,
+      "DELETE FROM _migrations WHERE file = '1764000015_credential_expiry.js';",
+    ].join("\n"));
+    const migrated = await bus.platform.command(["migrate", "up"]);
+    expect(migrated.code, migrated.stderr).toBe(0);
+    const marked = (await accountOf(withUsers.id)).unexpiring_until as number;
+    expect(marked).toBeGreaterThanOrEqual(payloadOf(user.jwt as string).iat);
+    expect(marked).toBeLessThanOrEqual(nowSeconds());
+    expect((await accountOf(withoutUsers.id)).unexpiring_until).toBe(0);
   }, 60_000);
 });
