@@ -5,10 +5,11 @@ import { currentConfig } from "./config/runtime";
 import { applyPlatformSchema, removePlatformSchema, upgradePlatformSchema } from "./schema/apply";
 import { syncEveryCurrentRole } from "./tenancy/current-role";
 import { collectionNames } from "./schema/names";
+import { takeWriteLock } from "./lib/transaction";
 import { brandingRoute } from "./branding/route";
 import { createThingRoute, ownIdentityRoute } from "./inventory/routes";
 import { certAuditRoute, rotateCaRoute } from "./overlay/routes";
-import { revokeInactiveHosts } from "./overlay/revocation-backfill";
+import { dateRevocations, revokeInactiveHosts } from "./overlay/revocation-backfill";
 import { acceptInviteRoute, clientConfigRoute } from "./tenancy/routes";
 import { stopEmbedded } from "./bus/embedded";
 import { busReplicationWanted, holdLeaseIfWanted, releaseLease, stopReplication } from "./replication/process";
@@ -49,6 +50,7 @@ export const schema = {
   // rules reading them, the organization indexes.
   upgrade: (app: CoreApp) => {
     const n = collectionNames(currentConfig());
+    takeWriteLock(app);
     upgradePlatformSchema(app, n);
     syncEveryCurrentRole(app, n);
   },
@@ -59,9 +61,11 @@ export const uniqueMailboxes = {
   down: (app: CoreApp) => allowCaseVariantMailboxes(app, collectionNames(currentConfig())),
 };
 
-// Overlay hosts saved inactive before the CA's list became the served blocklist (pb_migrations/1764000005).
+// Overlay hosts saved inactive before the CA's list became the served blocklist (pb_migrations/1764000005);
+// entries stored before their certificates' expiries were kept (pb_migrations/1764000016).
 export const overlayRevocations = {
   backfill: (app: CoreApp) => revokeInactiveHosts(app, collectionNames(currentConfig())),
+  dateEntries: (app: CoreApp) => dateRevocations(app, collectionNames(currentConfig())),
 };
 
 export * as hooks from "./hooks";

@@ -22,7 +22,7 @@ export function transaction<T>(app: CoreApp, work: (tx: CoreApp) => T): T {
   try {
     app.runInTransaction((tx) => {
       try {
-        tx.db().newQuery(TAKE_WRITE_LOCK).execute();
+        takeWriteLock(tx);
         result = work(tx);
       } catch (err) {
         failure = err;
@@ -33,4 +33,12 @@ export function transaction<T>(app: CoreApp, work: (tx: CoreApp) => T): T {
     throw failure ?? err;
   }
   return result as T;
+}
+
+/**
+ * For a transaction PocketBase opened (a migration's): takes the write lock now, before its reads, for
+ * the reason above. A migration run beside a serving control plane met SQLITE_BUSY_SNAPSHOT otherwise.
+ */
+export function takeWriteLock(tx: CoreApp): void {
+  tx.db().newQuery(TAKE_WRITE_LOCK).execute();
 }
