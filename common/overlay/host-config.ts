@@ -130,3 +130,19 @@ export function withoutItem(items: string, fingerprint: string): string {
 export function withBlocklistItems(configYaml: string, items: string): string {
   return configYaml.replace(BLOCKLIST_ENTRY, () => `  blocklist:${items ? `\n${items}` : " []\n"}`);
 }
+
+/**
+ * withBlocklistItems(configYaml, withoutItem(items, fingerprint)) joined in one pass: a served config is
+ * the one copy of a list that may hold 10,000 lines, made per record of a page (overlay/current-blocklist.ts).
+ */
+export function withBlocklistItemsExcept(configYaml: string, items: string, fingerprint: string): string {
+  const entry = BLOCKLIST_ENTRY.exec(configYaml);
+  if (!entry) return configYaml;
+  const own = `  - ${yamlScalar(fingerprint)}\n`;
+  let at = fingerprint ? items.indexOf(own) : -1;
+  // A line starts the text or follows a newline; a match elsewhere is inside another line.
+  while (at > 0 && items[at - 1] !== "\n") at = items.indexOf(own, at + 1);
+  const kept = at < 0 ? [items] : [items.slice(0, at), items.slice(at + own.length)];
+  const served = kept[0] || kept[1] ? ["  blocklist:\n", ...kept] : ["  blocklist: []\n"];
+  return [configYaml.slice(0, entry.index), ...served, configYaml.slice(entry.index + entry[0].length)].join("");
+}

@@ -107,7 +107,8 @@ describe("overlay hosts", () => {
   it("blocks the certificate an active host held before it was re-signed as another address or name, not one renewed", async () => {
     const create = (name: string, overlay_ip: string) =>
       w.su.collection("overlay_hosts").create({ organization: w.a.organization.id, network: w.a.overlay_networks.id, name, overlay_ip, active: true });
-    const blocked = async () => ((await w.su.collection("overlay_ca").getOne(w.a.overlay_ca.id)).revoked_fingerprints ?? []) as string[];
+    // Entries are [fingerprint, notAfter] (docs/overlay.md "Pruning").
+    const blocked = async () => (((await w.su.collection("overlay_ca").getOne(w.a.overlay_ca.id)).revoked_fingerprints ?? []) as unknown[]).map((entry) => (Array.isArray(entry) ? entry[0] : entry) as string);
     const mover = await create("mover", "10.42.0.40");
     const moved = await w.su.collection("overlay_hosts").update(mover.id, { overlay_ip: "10.42.0.41" });
     expect(await blocked()).toContain(mover.fingerprint);

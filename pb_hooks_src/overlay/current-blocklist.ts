@@ -1,22 +1,27 @@
 /// <reference path="../../build/types/types.d.ts" />
 // Every read of an overlay host's config (record API view and list, expand, realtime, write responses)
 // carries its CA's current revocation list as pki.blocklist (spec 3.2 things.active item 4; docs/overlay.md
-// "Deactivation"). A deactivation writes that list only, one row, however many hosts the organization has.
+// "Deactivation", "Pruning": expired certificates left out). A deactivation writes that list only, one row.
 // Bound to the hosts collection alone and bundled into the small lib/serving.js: PocketBase nests the
 // enrich hooks of a page, so a page of 30 holds 30 hook VMs at once, and a VM created past the pool
 // compiles this bundle, not the full library. So this file reads no configuration: the collection names
 // come from the store (lib/serving-names.ts), and a read is one indexed query.
-import { blocklistItems, withBlocklistItems, withoutItem } from "../../common/overlay/host-config";
-import { blocklist, revokedListFromJson } from "./revocations";
+import { blocklistItems, withBlocklistItemsExcept } from "../../common/overlay/host-config";
+import { currentBlocklist, revokedEntriesFromJson } from "./revocations";
 import { sharedStore as store } from "../lib/app-store";
 import { publishedCollectionNames } from "../lib/serving-names";
 
 const RENDERED_KEY_PREFIX = "platform.overlay.blocklist.";
 
-/** A CA's list as stored (the JSON text) and as rendered; the text is the key, so a hit is never stale. */
+/**
+ * A CA's list as stored (the JSON text) and as rendered at a time. A hit needs the same text and a time
+ * before `changesAt`, when the next entry expires and the rendered list would shrink, so it is never stale.
+ */
 interface Rendered {
   raw: string;
   items: string;
+  /** Unix seconds; Infinity when no entry left in `items` expires. */
+  changesAt: number;
 }
 
 /** onRecordEnrich of overlay_hosts: config_yaml with the CA's current pki.blocklist, without the host's own. */
@@ -31,25 +36,27 @@ export function withCurrentBlocklist(e: core.RecordEnrichEvent): void {
  * The host's config_yaml as every read serves it: with its CA's current pki.blocklist, without the host's
  * own fingerprint ("" when the host has no config). GET /api/me/identity serves the same text.
  */
-export function servedConfig(app: CoreApp, host: core.Record): string {
+export function servedConfig(app: CoreApp, host: core.Record, now = new Date()): string {
   const config = host.getString("config_yaml");
   if (!config) return "";
-  const organizationId = host.getString("organization");
-  const raw = revokedJsonOf(app, organizationId);
-  if (raw === undefined) return config;
-  const items = withoutItem(renderedItems(organizationId, raw), host.getString("fingerprint").trim().toLowerCase());
-  return withBlocklistItems(config, items);
+  const items = currentItems(app, host.getString("organization"), Math.floor(now.getTime() / 1000));
+  if (items === undefined) return config;
+  return withBlocklistItemsExcept(config, items, host.getString("fingerprint").trim().toLowerCase());
 }
 
 /**
- * The list's YAML entries, rendered (parsed, sorted, quoted) once per content of the list and shared by
- * every VM through $app.store(): a page of hosts of one organization renders it at most once.
+ * The list's YAML entries at `nowSeconds`, rendered (parsed, pruned, sorted, quoted) once per content of the
+ * list and expiry, and shared by every VM through $app.store(): a page of hosts renders it at most once.
+ * Undefined without a CA.
  */
-function renderedItems(organizationId: string, raw: string): string {
+function currentItems(app: CoreApp, organizationId: string, nowSeconds: number): string | undefined {
   const key = RENDERED_KEY_PREFIX + organizationId;
   const cached = store().get(key) as Rendered | undefined;
-  if (cached && cached.raw === raw) return cached.items;
-  const rendered: Rendered = { raw, items: blocklistItems(blocklist(revokedListFromJson(raw))) };
+  const raw = revokedJsonOf(app, organizationId);
+  if (raw === undefined) return undefined;
+  if (cached && cached.raw === raw && nowSeconds < cached.changesAt) return cached.items;
+  const current = currentBlocklist(revokedEntriesFromJson(raw), nowSeconds);
+  const rendered: Rendered = { raw, items: blocklistItems(current.fingerprints), changesAt: current.changesAt };
   store().set(key, rendered);
   return rendered.items;
 }

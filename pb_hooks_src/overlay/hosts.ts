@@ -8,7 +8,7 @@ import { newRecordId, presigned } from "../lib/presigned";
 import { sidecarCall } from "../lib/sidecar";
 import type { CollectionNames } from "../schema/names";
 import type { Ed25519SignResponse, X25519Response } from "../../common/sidecar/protocol";
-import { appendRevoked } from "./revocations";
+import { appendRevoked, notAfterSeconds, type Revoked } from "./revocations";
 import { caOf, trustedCaPem } from "./ca";
 import {
   BANNERS,
@@ -85,7 +85,7 @@ export function prepareHost(tx: CoreApp, n: CollectionNames, host: core.Record, 
     const ca = caOf(tx, n, host.getString("organization"));
     if (!ca || !ca.getString("cert")) throw new HostError("no overlay certificate authority for the organization");
     if (changed) signHost(tx, n, host, ca, now);
-    // The CA's list holds every certificate a deactivation took out (kept for good, so a reactivation's new
+    // The CA's list holds every certificate a deactivation took out (kept until it expires, so a reactivation's new
     // certificate leaves the old one blocked), the current one of every inactive host, and the one an
     // active host held before it was re-signed as another name, address, network or groups: that one would
     // go on vouching for what the host no longer is, an address the next host may be given. A renewal
@@ -94,8 +94,9 @@ export function prepareHost(tx: CoreApp, n: CollectionNames, host: core.Record, 
     revoke(
       tx,
       ca,
-      activeChanged || superseded ? original.getString("fingerprint") : "",
-      host.getBool("active") ? "" : host.getString("fingerprint"),
+      now,
+      ...(activeChanged || superseded ? [revokedCertificate(original)] : []),
+      ...(host.getBool("active") ? [] : [revokedCertificate(host)]),
     );
     host.set("config_yaml", configOf(tx, n, host, ca));
   } catch (err) {
@@ -203,15 +204,21 @@ export function revokeDeletedHost(tx: CoreApp, n: CollectionNames, host: core.Re
   const organization = host.getString("organization");
   const ca = caOf(tx, n, organization);
   if (!ca || !host.getBool("active") || !organizationExists(tx, n, organization)) return;
-  revoke(tx, ca, host.getString("fingerprint"));
+  revoke(tx, ca, new Date(), revokedCertificate(host));
+}
+
+/** The certificate a host row holds, as the CA's list keeps it: its fingerprint and its expiry (docs/overlay.md "Pruning"). */
+function revokedCertificate(host: core.Record): Revoked {
+  return { fingerprint: host.getString("fingerprint"), notAfter: notAfterSeconds(host.getString("not_after")) };
 }
 
 /**
- * Adds fingerprints to the CA's revoked_fingerprints for good: one row, saved in the caller's transaction.
- * An append, never a rewrite of other rows: the configs served read the list (overlay/current-blocklist.ts).
+ * Adds certificates to the CA's revoked_fingerprints until they expire: one row, saved in the caller's
+ * transaction, which also drops the entries expired by `now`. Never a rewrite of other rows: the configs
+ * served read the list (overlay/current-blocklist.ts).
  */
-function revoke(tx: CoreApp, ca: core.Record, ...fingerprints: string[]): void {
-  const next = appendRevoked(toString(ca.get("revoked_fingerprints")), fingerprints);
+function revoke(tx: CoreApp, ca: core.Record, now: Date, ...certificates: Revoked[]): void {
+  const next = appendRevoked(toString(ca.get("revoked_fingerprints")), certificates, Math.floor(now.getTime() / 1000));
   if (!next) return;
   ca.set("revoked_fingerprints", next);
   tx.save(ca);
