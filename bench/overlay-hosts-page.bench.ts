@@ -10,6 +10,7 @@ import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { startPlatform, type Platform } from "../e2e/harness/platform";
 import { client, createMember, createOrganization, PASSWORD } from "../e2e/harness/world";
+import { HOST_FIELDS } from "../common/overlay/list-fields";
 import { measure, report } from "./stats";
 
 const DEACTIVATED = 10_000;
@@ -76,6 +77,10 @@ try {
   if (entries !== DEACTIVATED) throw new Error(`expected ${DEACTIVATED} fingerprints in a config, saw ${entries}`);
   const bytes = JSON.stringify(await page()).length;
   report(label(`certificates valid (${(bytes / 1e6).toFixed(1)} MB page)`), await measure(ITERATIONS, WARMUP, () => page()), PERCENTILES);
+  // The console's hosts page asks for the columns it shows: no config is built or sent.
+  const consolePage = () => hosts.getList(1, 30, { fields: HOST_FIELDS });
+  const consoleBytes = JSON.stringify(await consolePage()).length;
+  report(label(`certificates valid, the console's page (fields: its columns, ${(consoleBytes / 1e3).toFixed(1)} kB)`), await measure(ITERATIONS, WARMUP, () => consolePage()), PERCENTILES);
 
   seedDeactivated(platform, organization, template, fromNow(-3600));
   const pruned = await blocked();

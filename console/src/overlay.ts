@@ -6,8 +6,7 @@ import { safeFileName } from "./own-identity";
 
 /** The list and view fields of the CA the screen shows: never `private_key` (hidden anyway) nor the certificates. */
 export const CA_FIELDS = "id,name,fingerprint,not_after,rotation,next_fingerprint,next_not_after,previous_fingerprint";
-/** The host list's fields: never `config_yaml` (it embeds the host key) nor `private_key`. */
-export const HOST_FIELDS = "id,name,network,overlay_ip,groups,active,is_lighthouse,public_endpoint,fingerprint,not_after";
+export { HOST_FIELDS } from "../../common/overlay/list-fields";
 
 /** What the CA's state means, in words. */
 export function rotationStateText(state: RotationState): string {

@@ -30,6 +30,12 @@ describe("overlay blocklist pruning", () => {
     expect(await stored()).toContainEqual([doomed.fingerprint, notAfterSeconds(doomed.not_after)]);
     expect(blocklistOf(await served())).toContain(doomed.fingerprint);
     expect(blocklistOf(await listed())).toContain(doomed.fingerprint);
+    // A list that asks for config_yaml among its fields gets it with the blocklist too; one that leaves it
+    // out (the console's page) gets no config at all.
+    const withFields = async (fields: string) => (await owner.collection("overlay_hosts").getFullList({ filter: `id = "${peer.id}"`, fields }))[0];
+    expect(blocklistOf((await withFields("id,config_yaml")).config_yaml as string)).toContain(doomed.fingerprint);
+    expect(blocklistOf((await withFields("id,expand.network.id,config_yaml")).config_yaml as string)).toContain(doomed.fingerprint);
+    expect(await withFields("id,name,fingerprint")).toEqual({ id: peer.id, name: peer.name, fingerprint: peer.fingerprint });
 
     // The expiry the served list reads is the one stored with the revocation; it is set here to pass in a few
     // seconds (margin included). Same text afterwards: only the clock takes the entry out, with no write.

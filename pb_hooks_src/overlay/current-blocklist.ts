@@ -9,6 +9,7 @@
 import { blocklistItems, withBlocklistItemsExcept } from "../../common/overlay/host-config";
 import { currentBlocklist, revokedEntriesFromJson } from "./revocations";
 import { sharedStore as store } from "../lib/app-store";
+import { fieldsKeep } from "../lib/requested-fields";
 import { publishedCollectionNames } from "../lib/serving-names";
 
 const RENDERED_KEY_PREFIX = "platform.overlay.blocklist.";
@@ -28,6 +29,8 @@ interface Rendered {
 export function withCurrentBlocklist(e: core.RecordEnrichEvent): void {
   const host = e.record;
   if (!host) return;
+  // A response that leaves config_yaml out (the console's hosts page) needs none built.
+  if (!fieldsKeep(e.requestInfo?.query["fields"] as string | undefined, "config_yaml")) return;
   const config = host.getString("config_yaml");
   if (config) host.set("config_yaml", servedConfig(e.app, host));
 }
