@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { allowedSubjects, busConfirmation, bytesInWords, limitRows, removalConsequence, removalRefusal, subjectsOf, withAllowed } from "./bus";
+import { allowedSubjects, busConfirmation, bytesInWords, limitRows, permissionWords, removalConsequence, removalRefusal, subjectsOf, withAllowed } from "./bus";
 
 describe("bus account in words", () => {
   it("says whether the bus confirmed the recorded state, with its answer when it did not", () => {
@@ -13,11 +13,19 @@ describe("bus account in words", () => {
     expect(limitRows({ max_connections: 100, max_payload: 1048576, max_persist_disk_storage: 5368709120, max_data: -1, custom: 7, note: "x" })).toEqual([
       { label: "Connections", value: "100" },
       { label: "Message payload", value: "1 MiB" },
-      { label: "Persistent disk storage", value: "5 GiB" },
       { label: "Data", value: "Unlimited" },
+      { label: "Persistent disk storage", value: "5 GiB" },
       { label: "custom", value: "7" },
     ]);
     expect(limitRows(null)).toEqual([]);
+  });
+
+  it("lists the limits in the same order whatever the order of the stored keys", () => {
+    const stored = { max_subscriptions: 1, zeta: 2, max_connections: 3, alpha: 4, max_payload: 5 };
+    const reversed = Object.fromEntries(Object.entries(stored).reverse());
+    const labels = ["Connections", "Subscriptions", "Message payload", "alpha", "zeta"];
+    expect(limitRows(stored).map((row) => row.label)).toEqual(labels);
+    expect(limitRows(reversed).map((row) => row.label)).toEqual(labels);
     expect(bytesInWords(1536)).toBe("1.5 KiB");
     expect(bytesInWords(12)).toBe("12 bytes");
   });
@@ -49,5 +57,14 @@ describe("role permissions", () => {
     expect(withAllowed({ allow: ["a"], deny: ["b"] }, ["c"])).toEqual({ allow: ["c"], deny: ["b"] });
     expect(withAllowed(["a"], ["c"])).toEqual({ allow: ["c"] });
     expect(withAllowed(undefined, [])).toEqual({ allow: [] });
+  });
+
+  it("reads an empty allow list as every subject allowed, never as a dash", () => {
+    expect(permissionWords({ allow: [] })).toBe("any subject");
+    expect(permissionWords(null)).toBe("any subject");
+    expect(permissionWords([])).toBe("any subject");
+    expect(permissionWords({ allow: [], deny: ["admin.>"] })).toBe("any subject except admin.>");
+    expect(permissionWords({ allow: ["a.>", "b"], deny: ["a.secret"] })).toBe("a.>, b except a.secret");
+    expect(permissionWords(["x"])).toBe("x");
   });
 });

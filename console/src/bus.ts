@@ -52,10 +52,20 @@ export function bytesInWords(bytes: number): string {
   return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
 }
 
-/** The account's limits as label and value; -1 (NATS's "no limit") reads as unlimited. */
+/** Where a limit's row stands: the known ones in LIMIT_LABELS's order, any other after them by name. */
+function limitOrder([a]: [string, unknown], [b]: [string, unknown]): number {
+  const known = Object.keys(LIMIT_LABELS);
+  const rank = (name: string) => (known.includes(name) ? known.indexOf(name) : known.length);
+  return rank(a) - rank(b) || a.localeCompare(b);
+}
+
+/**
+ * The account's limits as label and value, in the same order on every load (the stored JSON's key order
+ * is not kept from one read to the next); -1 (NATS's "no limit") reads as unlimited.
+ */
 export function limitRows(limits: unknown): Array<{ label: string; value: string }> {
   if (typeof limits !== "object" || limits === null) return [];
-  return Object.entries(limits as Record<string, unknown>).flatMap(([name, raw]) => {
+  return Object.entries(limits as Record<string, unknown>).sort(limitOrder).flatMap(([name, raw]) => {
     if (typeof raw !== "number") return [];
     const known = LIMIT_LABELS[name];
     const value = raw < 0 ? "Unlimited" : known?.bytes ? bytesInWords(raw) : raw.toLocaleString("en");
@@ -85,16 +95,31 @@ export function subjectsOf(text: string): string[] {
   return [...new Set(text.split(/[\s,]+/).filter((s) => s !== ""))];
 }
 
+const subjectsIn = (list: unknown): string[] => (Array.isArray(list) ? list.filter((s): s is string => typeof s === "string" && s !== "") : []);
+/** The deny list of a recorded permission set (a plain list has none). */
+const deniedSubjects = (value: unknown): string[] =>
+  typeof value === "object" && value !== null && !Array.isArray(value) ? subjectsIn((value as { deny?: unknown }).deny) : [];
+
 /** The allow list of a recorded permission set (`{allow, deny}` or a plain list), as the form shows it. */
 export function allowedSubjects(value: unknown): string[] {
-  const list = Array.isArray(value) ? value : typeof value === "object" && value !== null ? (value as { allow?: unknown }).allow : undefined;
-  return Array.isArray(list) ? list.filter((s): s is string => typeof s === "string" && s !== "") : [];
+  return subjectsIn(Array.isArray(value) ? value : typeof value === "object" && value !== null ? (value as { allow?: unknown }).allow : undefined);
+}
+
+/**
+ * A role's permission set in words for a list: NATS applies no restriction when the allow list is empty,
+ * so that reads "any subject" (not "—", which reads as nothing allowed); a deny list follows with "except".
+ */
+export function permissionWords(value: unknown): string {
+  const allowed = allowedSubjects(value);
+  const denied = deniedSubjects(value);
+  const base = allowed.length > 0 ? allowed.join(", ") : "any subject";
+  return denied.length > 0 ? `${base} except ${denied.join(", ")}` : base;
 }
 
 /** A permission set written back from the form: the allow list replaced, any deny list kept. */
 export function withAllowed(previous: unknown, allow: string[]): { allow: string[]; deny?: string[] } {
-  const deny = typeof previous === "object" && previous !== null && !Array.isArray(previous) ? (previous as { deny?: unknown }).deny : undefined;
-  return Array.isArray(deny) && deny.length > 0 ? { allow, deny: deny.filter((s): s is string => typeof s === "string") } : { allow };
+  const deny = deniedSubjects(previous);
+  return deny.length > 0 ? { allow, deny } : { allow };
 }
 
 /** A page of one of the Bus screen's lists, by name. */
