@@ -2,6 +2,8 @@
 // Field names follow github.com/nats-io/jwt/v2; an account whose limits are left empty has zero limits
 // and nats-server refuses every connection, so every limit is spelled out (-1 is unlimited).
 
+import { MAX_ACCOUNT_JWT_BYTES } from "../../common/bus/account-claim";
+
 export const NO_LIMIT = -1;
 
 export interface AccountLimits {
@@ -249,12 +251,8 @@ export function credentialSizeProblem(userJwt: string): string | undefined {
   );
 }
 
-/**
- * The longest account claim the bus takes: the claim travels as the payload of a $SYS.REQ.CLAIMS.UPDATE
- * request, which nats-server refuses past its `max_payload` (1 MiB by default; the exported hub config keeps
- * the default). Each revocation entry adds ~93 bytes, so ~11,000 entries reach it.
- */
-export const MAX_ACCOUNT_JWT_BYTES = 1_048_576;
+// The ceiling lives in common/ because the console shows a claim's size against it (fleet health).
+export { MAX_ACCOUNT_JWT_BYTES };
 
 /** Why an account claim could never reach the bus, or undefined when it can. */
 export function accountClaimSizeProblem(accountJwt: string): string | undefined {

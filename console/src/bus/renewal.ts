@@ -5,8 +5,12 @@
 
 /** Issue and expiry seconds of the creds file's JWT; undefined when it has no expiry or cannot be read. */
 export function credentialWindow(creds: string): { issuedAt: number; expires: number } | undefined {
-  const jwt = /-----BEGIN NATS USER JWT-----\s*([A-Za-z0-9_.-]+)/.exec(creds)?.[1];
-  const payload = jwt?.split(".")[1];
+  return jwtWindow(/-----BEGIN NATS USER JWT-----\s*([A-Za-z0-9_.-]+)/.exec(creds)?.[1] ?? "");
+}
+
+/** Issue and expiry seconds of a bare JWT (bus_users.jwt); undefined when it has no expiry or cannot be read. */
+export function jwtWindow(jwt: string): { issuedAt: number; expires: number } | undefined {
+  const payload = jwt.split(".")[1];
   if (!payload) return undefined;
   try {
     const claims = JSON.parse(atob(payload.replace(/-/g, "+").replace(/_/g, "/"))) as { iat?: unknown; exp?: unknown };
