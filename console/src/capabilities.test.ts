@@ -60,11 +60,11 @@ describe("capability matrix (spec 5.1)", () => {
 
 describe("screens per role (spec 2.2)", () => {
   const expected: Record<Who, string[]> = {
-    owner: ["visualizer", "live", "things", "locations", "types", "overlay", "members", "invitations", "activity", "bus", "streams", "settings"],
-    admin: ["visualizer", "live", "things", "locations", "types", "overlay", "members", "invitations", "activity", "bus", "streams", "settings"],
+    owner: ["visualizer", "live", "fleet", "things", "locations", "types", "overlay", "members", "invitations", "activity", "bus", "streams", "settings"],
+    admin: ["visualizer", "live", "fleet", "things", "locations", "types", "overlay", "members", "invitations", "activity", "bus", "streams", "settings"],
     // The bus account is readable by every role (5.1); its management parts are owner/admin.
-    member: ["visualizer", "live", "things", "locations", "types", "overlay", "activity", "bus", "settings"],
-    viewer: ["visualizer", "live", "things", "locations", "types", "overlay", "activity", "bus", "settings"],
+    member: ["visualizer", "live", "fleet", "things", "locations", "types", "overlay", "activity", "bus", "settings"],
+    viewer: ["visualizer", "live", "fleet", "things", "locations", "types", "overlay", "activity", "bus", "settings"],
     // "Console reaches only the visualizer and its settings."
     dashboard: ["visualizer", "settings"],
     // Organizations, audit, invitations (create only); no tenant data without a membership.
@@ -78,7 +78,7 @@ describe("screens per role (spec 2.2)", () => {
 
   it("a Platform Operator who is also a viewer sees the viewer's screens and the operator's", () => {
     expect(screensFor({ role: "viewer", operator: true })).toEqual([
-      "visualizer", "live", "things", "locations", "types", "overlay", "invitations", "activity", "bus", "organizations", "audit", "settings",
+      "visualizer", "live", "fleet", "things", "locations", "types", "overlay", "invitations", "activity", "bus", "organizations", "audit", "settings",
     ]);
   });
 

@@ -94,6 +94,7 @@ export function can(identity: Identity, capability: Capability): boolean {
 export const SCREENS = [
   "visualizer",
   "live",
+  "fleet",
   "things",
   "locations",
   "types",
@@ -128,6 +129,8 @@ const SCREEN_RULES: Readonly<Record<Screen, (identity: Identity) => boolean>> = 
   // The live view lists Things and dials the bus with the caller's own bus identity (5.1 rows: inventory
   // read, own linked bus identity); not the dashboard role, whose console is the visualizer (2.2).
   live: (i) => browsesInventory(i) && can(i, "own-bus-identity"),
+  // Fleet health reads Things and what the role may read beside them; the rest is "unknown", stated.
+  fleet: browsesInventory,
   things: browsesInventory,
   locations: browsesInventory,
   types: browsesInventory,

@@ -13,6 +13,7 @@ export function acceptLink(origin: string, token: string): string {
 export const TITLES: Readonly<Record<Screen, string>> = {
   visualizer: "Visualizer",
   live: "Live",
+  fleet: "Fleet health",
   things: "Things",
   locations: "Locations",
   types: "Types",

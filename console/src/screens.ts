@@ -7,6 +7,7 @@ export type ScreenComponent = Component<{ identity: Identity; screen: Screen }>;
 export const SCREEN_MODULES: Readonly<Record<Screen, () => Promise<{ default: ScreenComponent }>>> = {
   visualizer: () => import("./screens/Visualizer.svelte"),
   live: () => import("./screens/Live.svelte"),
+  fleet: () => import("./screens/FleetHealth.svelte"),
   things: () => import("./screens/Things.svelte"),
   locations: () => import("./screens/Locations.svelte"),
   types: () => import("./screens/Types.svelte"),

@@ -26,13 +26,13 @@ type Who = (typeof ROLES)[number] | "operator" | "operator_member";
 
 /** The navigation each identity must see, written out (not derived from the capability map under test). */
 const NAVIGATION: Record<Who, string[]> = {
-  owner: ["Visualizer", "Live", "Things", "Locations", "Types", "Overlay", "Members", "Invitations", "Activity", "Bus", "Streams", "Settings"],
-  admin: ["Visualizer", "Live", "Things", "Locations", "Types", "Overlay", "Members", "Invitations", "Activity", "Bus", "Streams", "Settings"],
-  member: ["Visualizer", "Live", "Things", "Locations", "Types", "Overlay", "Activity", "Bus", "Settings"],
-  viewer: ["Visualizer", "Live", "Things", "Locations", "Types", "Overlay", "Activity", "Bus", "Settings"],
+  owner: ["Visualizer", "Live", "Fleet health", "Things", "Locations", "Types", "Overlay", "Members", "Invitations", "Activity", "Bus", "Streams", "Settings"],
+  admin: ["Visualizer", "Live", "Fleet health", "Things", "Locations", "Types", "Overlay", "Members", "Invitations", "Activity", "Bus", "Streams", "Settings"],
+  member: ["Visualizer", "Live", "Fleet health", "Things", "Locations", "Types", "Overlay", "Activity", "Bus", "Settings"],
+  viewer: ["Visualizer", "Live", "Fleet health", "Things", "Locations", "Types", "Overlay", "Activity", "Bus", "Settings"],
   dashboard: ["Visualizer", "Settings"],
   operator: ["Invitations", "Organizations", "Audit log", "Settings"],
-  operator_member: ["Visualizer", "Live", "Things", "Locations", "Types", "Overlay", "Invitations", "Activity", "Bus", "Organizations", "Audit log", "Settings"],
+  operator_member: ["Visualizer", "Live", "Fleet health", "Things", "Locations", "Types", "Overlay", "Invitations", "Activity", "Bus", "Organizations", "Audit log", "Settings"],
 };
 const LANDING: Record<Who, string> = {
   owner: "/things", admin: "/things", member: "/things", viewer: "/things", dashboard: "/visualizer",
