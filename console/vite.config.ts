@@ -1,13 +1,46 @@
 // Builds the console into ../pb_public, which the stock PocketBase serves at / with index fallback
 // (scripts/platform passes --publicDir). Each screen is its own chunk; the manifest feeds
-// scripts/console-budget.mjs.
+// scripts/console-budget.mjs. Every script and stylesheet is also written precompressed (.br, .gz) for
+// the hooks to serve (pb_hooks_src/console-page/assets.ts; docs/decisions/085-precompressed-console-assets.md).
 import { svelte } from "@sveltejs/vite-plugin-svelte";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vite";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { defineConfig, type Plugin } from "vite";
+
+/** The files a browser loads as text from assets/: the ones worth compressing. */
+const COMPRESSIBLE = /\.(js|css)$/;
+
+/**
+ * Writes NAME.br (quality 11) and NAME.gz (level 9) beside each compressible output file, once at build
+ * time: the serving side then spends no CPU on compression. A variant that is not smaller is not written,
+ * so the hooks serve the identity file for it.
+ */
+function precompress(): Plugin {
+  return {
+    name: "console-precompress",
+    apply: "build",
+    writeBundle(options, bundle) {
+      const dir = options.dir ?? "";
+      for (const [file, output] of Object.entries(bundle)) {
+        if (!COMPRESSIBLE.test(file)) continue;
+        const source = Buffer.from(output.type === "chunk" ? output.code : output.source);
+        const variants = {
+          br: brotliCompressSync(source, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: source.length } }),
+          gz: gzipSync(source, { level: 9 }),
+        };
+        for (const [extension, compressed] of Object.entries(variants)) {
+          if (compressed.length < source.length) writeFileSync(join(dir, `${file}.${extension}`), compressed);
+        }
+      }
+    },
+  };
+}
 
 export default defineConfig({
   root: fileURLToPath(new URL(".", import.meta.url)),
-  plugins: [svelte()],
+  plugins: [svelte(), precompress()],
   build: {
     outDir: fileURLToPath(new URL("../pb_public", import.meta.url)),
     emptyOutDir: true,
