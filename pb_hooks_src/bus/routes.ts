@@ -1,8 +1,7 @@
 // HTTP glue of the bus routes.
 import { currentConfig } from "../config/runtime";
 import { forbidden } from "../lib/errors";
-import { entityTag, noneMatchHits } from "../lib/etag";
-import { requestOf } from "../lib/events";
+import { conditionalAnswer } from "../lib/row-validator";
 import { readJsonObject, respond } from "../lib/request";
 import { requiredString } from "../lib/body";
 import { requireSidecarCaller } from "../lib/sidecar-caller";
@@ -12,25 +11,21 @@ import { activeMembership } from "../tenancy/active";
 import { manageSigningKeys } from "./keys";
 import { pushClaimsMissedBy } from "./node-back";
 import { runCredentialUpkeep } from "./upkeep";
-import { leafConfig } from "./leaf";
+import { leafConfig, leafConfigTag } from "./leaf";
 import { rotateOwnCredential } from "./rotate";
 
 /**
- * GET /api/me/leaf-config (things session). Carries an ETag over the ten fields; a poll whose
- * If-None-Match names it answers 304 with no body, so an unchanged configuration sends no key material.
- * no-store still holds: the answer carries a credential, which no shared cache may keep.
+ * GET /api/me/leaf-config (things session). Carries a cheap ETag (leafConfigTag); a poll whose
+ * If-None-Match names it answers 304 with no body and nothing built, so an unchanged configuration
+ * reads no claim and sends no key material.
  */
 export function leafConfigRoute(e: core.RequestEvent): void {
   respond(e, () => {
     const config = currentConfig();
     const n = collectionNames(config);
-    if (!e.auth || e.auth.collection().name !== n.things) throw forbidden("this route needs a Thing session");
-    const body = leafConfig(e.app, n, config, e.auth);
-    const tag = entityTag($security.sha256(JSON.stringify(body)));
-    e.response.header().set("Cache-Control", "no-store");
-    e.response.header().set("ETag", tag);
-    if (noneMatchHits(requestOf(e).header.get("If-None-Match"), tag)) return { status: 304, body: undefined };
-    return { status: 200, body };
+    const thing = e.auth;
+    if (!thing || thing.collection().name !== n.things) throw forbidden("this route needs a Thing session");
+    return conditionalAnswer(e, leafConfigTag(e.app, n, config, thing), () => leafConfig(e.app, n, config, thing));
   });
 }
 

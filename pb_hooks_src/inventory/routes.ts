@@ -6,7 +6,8 @@ import { activeMembership } from "../tenancy/active";
 import { forbidden } from "../lib/errors";
 import { createThing } from "./create-thing";
 import { parseInclude } from "./identity-view";
-import { ownIdentity } from "./own-identity";
+import { ownIdentity, ownIdentityTag } from "./own-identity";
+import { conditionalAnswer } from "../lib/row-validator";
 
 /** POST /api/org/things */
 export function createThingRoute(e: core.RequestEvent): void {
@@ -18,13 +19,16 @@ export function createThingRoute(e: core.RequestEvent): void {
   });
 }
 
-/** GET /api/me/identity (things session; `?include=creds_file,config_yaml` for key material) */
+/**
+ * GET /api/me/identity (things session; `?include=creds_file,config_yaml` for key material). Carries a
+ * cheap ETag (ownIdentityTag); a poll whose If-None-Match names it answers 304 with nothing built.
+ */
 export function ownIdentityRoute(e: core.RequestEvent): void {
   respond(e, () => {
     const n = collectionNames(currentConfig());
-    if (!e.auth || e.auth.collection().name !== n.things) throw forbidden("this route needs a Thing session");
+    const thing = e.auth;
+    if (!thing || thing.collection().name !== n.things) throw forbidden("this route needs a Thing session");
     const include = parseInclude(e.request?.url?.query().get("include") ?? "");
-    e.response.header().set("Cache-Control", "no-store");
-    return { status: 200, body: ownIdentity(e.app, n, e.auth, include) };
+    return conditionalAnswer(e, ownIdentityTag(e.app, n, thing, include), () => ownIdentity(e.app, n, thing, include));
   });
 }
