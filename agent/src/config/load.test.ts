@@ -23,7 +23,7 @@ function refusal(input: Parameters<typeof sources>[0]): string {
 const DEFAULTS: AgentConfig = {
   state_dir: "/var/lib/iot-agent",
   observability: { addr: "127.0.0.1:9100", metrics_token: "", interval: "15s" },
-  platform: { sync_interval: "60s" },
+  platform: { sync_interval: "15m" },
   bus: { servers: [], creds: "", subject_prefix: "agents", heartbeat_interval: "15s" },
   telemetry: { enabled: true, interval: "15s" },
   overlay: { enabled: true, nebula: "nebula", handshake_timeout: "30s" },
@@ -32,7 +32,7 @@ const DEFAULTS: AgentConfig = {
     nats_server: "nats-server",
     listen: "0.0.0.0:4222",
     monitor_port: 8222,
-    leaf_config_interval: "30s",
+    leaf_config_interval: "10m",
     uplink_restart_after: "5m",
     kv: { mirrors: [], relays: [] },
   },

@@ -14,6 +14,7 @@ import { hubLeafAddress, localLeafUrl } from "./addresses";
 import { applyLeafConfig, readApplied } from "./apply";
 import { busLocalCheck, combinedOutcome, hubUplinkCheck, leafConfigOutcome, type RefreshStatus } from "./checks";
 import { fetchLeafConfig } from "./leaf-config";
+import { jitteredDelay } from "../platform/spread";
 import { leafFiles, type LeafPlaces } from "./leaf-files";
 import { startLeafProcess } from "./leaf-process";
 import { registerEdgeMetrics } from "./metrics";
@@ -154,7 +155,7 @@ export function startGateway(context: AgentContext, platform: PlatformComponent)
   const intervalMs = parseDuration(gateway.leaf_config_interval);
   const tick = () => {
     refresh("interval");
-    timer = setTimeout(tick, intervalMs);
+    timer = setTimeout(tick, jitteredDelay(intervalMs, Math.random));
   };
   uplink.onChange((up) => {
     if (up) refresh("uplink reconnected");

@@ -1,7 +1,7 @@
 // GET /api/me/leaf-config for the gateway (spec 4.2): the ten fields, asked with If-None-Match so an
 // unchanged configuration comes back as a 304 with no key material.
 import { LEAF_CONFIG_FIELDS, type LeafConfig } from "../../../common/bus/leaf-config";
-import { exchange, jsonOf, normalizeUrl, PlatformError } from "../platform/client";
+import { conditionalGet, normalizeUrl, PlatformError } from "../platform/client";
 
 export type LeafConfigAnswer = { changed: false } | { changed: true; config: LeafConfig; etag: string | undefined };
 
@@ -9,10 +9,8 @@ const PATH = "/api/me/leaf-config";
 
 /** Reads the leaf config; `etag` (the last one seen) turns an unchanged answer into `{changed: false}`. */
 export async function fetchLeafConfig(platform: string, token: string, etag: string | undefined, timeoutMs = 10_000): Promise<LeafConfigAnswer> {
-  const answer = await exchange(normalizeUrl(platform), "GET", PATH, { token, headers: etag ? { "If-None-Match": etag } : {}, timeoutMs });
-  if (answer.status === 304) return { changed: false };
-  const config = parseLeafConfig(jsonOf<unknown>("GET", PATH, answer));
-  return { changed: true, config, etag: answer.header("etag") };
+  const answer = await conditionalGet(normalizeUrl(platform), PATH, token, etag, timeoutMs);
+  return answer.changed ? { changed: true, config: parseLeafConfig(answer.json), etag: answer.etag } : answer;
 }
 
 /** The ten fields as strings, or a PlatformError naming the first one missing (a platform older than the agent). */

@@ -36,11 +36,16 @@ export interface Rotated {
   bus_user: string;
 }
 
+/** A conditional identity poll: unchanged (304), or the revisions with the validator to send next time. */
+export type IdentityPoll = { changed: false } | { changed: true; identity: OwnIdentity; etag: string | undefined };
+
 export interface PlatformClient {
   readonly url: string;
   authWithPassword(email: string, password: string): Promise<ThingAuth>;
   authRefresh(token: string): Promise<ThingAuth>;
   identity(token: string, include?: readonly KeyMaterial[]): Promise<OwnIdentity>;
+  /** GET /api/me/identity (revisions only) with If-None-Match `etag` when one is held. */
+  pollIdentity(token: string, etag: string | undefined): Promise<IdentityPoll>;
   rotateBusCreds(token: string): Promise<Rotated>;
 }
 
@@ -76,6 +81,16 @@ export async function exchange(url: string, method: string, path: string, option
   }
 }
 
+/** A conditional GET's answer: unchanged (304), or the JSON with the validator to send next time. */
+export type ConditionalAnswer = { changed: false } | { changed: true; json: unknown; etag: string | undefined };
+
+/** GET `path` with If-None-Match `etag` when one is held (the polled routes answer 304 when nothing moved). */
+export async function conditionalGet(url: string, path: string, token: string, etag: string | undefined, timeoutMs: number): Promise<ConditionalAnswer> {
+  const answer = await exchange(url, "GET", path, { token, headers: etag ? { "If-None-Match": etag } : {}, timeoutMs });
+  if (answer.status === 304) return { changed: false };
+  return { changed: true, json: jsonOf<unknown>("GET", path, answer), etag: answer.header("etag") };
+}
+
 /** The answer's JSON; a non-2xx status or a body that is not JSON is a PlatformError carrying only PocketBase's message. */
 export function jsonOf<T>(method: string, path: string, answer: PlatformAnswer): T {
   const route = `${method} ${path.split("?")[0]}`;
@@ -106,6 +121,10 @@ export function createPlatformClient(baseUrl: string, options: ClientOptions = {
     authRefresh: (token) => auth(request("POST", `/api/collections/${THINGS}/auth-refresh`, token)),
     identity: (token, include = []) =>
       request("GET", `/api/me/identity${include.length ? `?include=${include.join(",")}` : ""}`, token),
+    pollIdentity: async (token, etag) => {
+      const answer = await conditionalGet(url, "/api/me/identity", token, etag, timeoutMs);
+      return answer.changed ? { changed: true, identity: answer.json as OwnIdentity, etag: answer.etag } : answer;
+    },
     rotateBusCreds: (token) => request("POST", "/api/me/bus-creds/rotate", token),
   };
 }

@@ -7,7 +7,8 @@ import { statePaths, type StatePaths } from "../state-paths";
 import { PlatformError, type KeyMaterial, type OwnIdentity, type PlatformClient } from "./client";
 import { revisionOf } from "./material";
 import type { Session } from "./session";
-import { MAX_BACKOFF_MS, startPlatformSync, type Clock, type PlatformSync } from "./sync";
+import { MAX_BACKOFF_MS, REFRESH_AFTER_MS, startPlatformSync, type Clock, type PlatformSync } from "./sync";
+import { refreshAgeOf } from "./spread";
 
 const DAY = 86_400_000;
 
@@ -52,6 +53,8 @@ function fakePlatform(clock: Clock) {
     bus: { id: "bu1", active: true, creds: "creds-1" } as { id: string; active: boolean; creds: string } | null,
     host: { id: "oh1", active: true, config: "config-1" } as { id: string; active: boolean; config: string } | null,
     calls: [] as string[],
+    /** Polls answered 304. */
+    notModified: 0,
   };
   const gate = (call: string) => {
     p.calls.push(call);
@@ -74,6 +77,14 @@ function fakePlatform(clock: Clock) {
     identity: async (_token, include = []) => {
       gate(include.length ? `identity:${include.join(",")}` : "identity");
       return identity(include);
+    },
+    // The validator: the revisions answer itself, as a control plane's tag changes with its answer.
+    pollIdentity: async (_token, etag) => {
+      gate("identity");
+      const now = identity([]);
+      const tag = JSON.stringify(now);
+      p.notModified += etag === tag ? 1 : 0;
+      return etag === tag ? { changed: false } : { changed: true, identity: now, etag: tag };
     },
     rotateBusCreds: async () => {
       gate("rotate");
@@ -109,7 +120,7 @@ describe("platform sync", () => {
     const platform = fakePlatform(time.clock);
     if (options.onDisk !== undefined) writeFileSync(paths.busCreds, options.onDisk);
     const session: Session = { platform: "http://pf", thing: { id: "t1", email: "TH-1@o.thing.local", code: "TH-1", organization: "o1" }, token: jwt(START + 7 * DAY), token_expires: START + 7 * DAY };
-    const sync = startPlatformSync({ session, paths, client: platform.client, intervalMs: 60_000, logger, clock: time.clock });
+    const sync = startPlatformSync({ session, paths, client: platform.client, intervalMs: 60_000, logger, clock: time.clock, random: () => 0.5 });
     syncs.push(sync);
     const creds: string[] = [];
     const configs: string[] = [];
@@ -143,8 +154,10 @@ describe("platform sync", () => {
     await t.advance(60_000);
     expect(t.p.calls).toEqual(["identity", "identity", "identity:config_yaml"]);
     expect(t.configs).toEqual(["config-1", "config-2"]);
+    // Unchanged polls were answered 304 (the agent sent the validator of the answer it acted on).
+    expect(t.p.notModified).toBe(1);
     t.p.calls.length = 0;
-    await t.advance(DAY);
+    await t.advance(refreshAgeOf("t1", REFRESH_AFTER_MS));
     expect(t.p.calls.filter((c) => c === "refresh")).toEqual(["refresh"]);
     expect(t.sync.status().tokenExpiresAt).toBeGreaterThan(START + 7 * DAY);
   });

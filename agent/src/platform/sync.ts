@@ -1,6 +1,7 @@
-// Platform sync: keeps the Thing's session and key material current. Every sync_interval (and at once on
-// requestSync) it refreshes the token when it is older than a day, reads GET /api/me/identity (revisions
-// only), fetches the creds file / overlay config only when a revision moved, writes bus.creds and tells
+// Platform sync: keeps the Thing's session and key material current. Every sync_interval, jittered (and
+// at once on requestSync), it refreshes the token once it is its Thing's refresh age old (a day and a
+// share of the next, spread.ts), reads GET /api/me/identity (revisions only, If-None-Match: a 304 means
+// nothing moved), fetches the creds file / overlay config only when a revision moved, writes bus.creds and tells
 // the listeners. Failures (platform unreachable, Thing deactivated or session lapsed, identity suspended)
 // are logged and held in status() for the platform_sync check; re-checks back off up to 5 min and the
 // loop never throws or exits.
@@ -11,8 +12,12 @@ import type { StatePaths } from "../state-paths";
 import { PlatformError, type KeyMaterial, type OwnIdentity, type PlatformClient, type Rotated } from "./client";
 import { keepMaterial, overlayConfigPath, revisionOf, revisionOnDisk } from "./material";
 import { readSession, tokenExpiry, writeSession, type Session } from "./session";
+import { jitteredDelay, refreshAgeOf } from "./spread";
 
-/** Spec 8.1: a Thing token lives 7 days; refreshed once it is a day old, so six days of outage are survivable. */
+/**
+ * Spec 8.1: a Thing token lives 7 days; refreshed once it is a day old plus the Thing's share of the next
+ * (spread.ts), so five days of outage are always survivable.
+ */
 export const TOKEN_LIFETIME_MS = 7 * 86_400_000;
 export const REFRESH_AFTER_MS = 86_400_000;
 /** Issue 10: at most 5 min between platform re-checks while failing. */
@@ -57,6 +62,8 @@ export interface PlatformSyncOptions {
   intervalMs: number;
   logger: Logger;
   clock?: Clock;
+  /** Source of the poll jitter, in [0, 1) (default Math.random). */
+  random?: () => number;
 }
 
 export interface PlatformSync {
@@ -76,6 +83,7 @@ export interface PlatformSync {
 export function startPlatformSync(options: PlatformSyncOptions): PlatformSync {
   const { paths, client, intervalMs, logger } = options;
   const clock = options.clock ?? systemClock;
+  const random = options.random ?? Math.random;
   let session = options.session;
   const busListeners = new Set<(creds: string) => void>();
   const overlayListeners = new Set<(yaml: string) => void>();
@@ -89,6 +97,8 @@ export function startPlatformSync(options: PlatformSyncOptions): PlatformSync {
   // What the agent holds: the files on disk at start, then what it adopted.
   let busRevision = revisionOnDisk(paths.busCreds);
   let overlayRevision = revisionOnDisk(overlayConfigPath(paths));
+  // The validator of the last identity answer whose revisions the agent acted on; unset until one is.
+  let identityTag: string | undefined;
   let refreshedAt: number | undefined;
   // Whether the overlay's listeners heard, since start, that the config they run is the platform's.
   let overlayConfirmed = false;
@@ -109,12 +119,12 @@ export function startPlatformSync(options: PlatformSyncOptions): PlatformSync {
     }, ms);
   };
 
-  const nextDelay = () => (state.consecutiveFailures === 0 ? intervalMs : doublingDelay(intervalMs, state.consecutiveFailures, MAX_BACKOFF_MS));
+  const nextDelay = () => (state.consecutiveFailures === 0 ? jitteredDelay(intervalMs, random) : doublingDelay(intervalMs, state.consecutiveFailures, MAX_BACKOFF_MS));
 
   async function refreshIfDue(): Promise<void> {
     const now = clock.now();
     const age = TOKEN_LIFETIME_MS - (session.token_expires - now);
-    if (refreshedAt !== undefined && age < REFRESH_AFTER_MS) return;
+    if (refreshedAt !== undefined && age < refreshAgeOf(session.thing.id, REFRESH_AFTER_MS)) return;
     const auth = await client.authRefresh(session.token);
     session = { ...session, token: auth.token, token_expires: tokenExpiry(auth.token) };
     writeSession(paths.session, session);
@@ -177,13 +187,16 @@ export function startPlatformSync(options: PlatformSyncOptions): PlatformSync {
   async function syncOnce(): Promise<void> {
     adoptNewEnrollment();
     await refreshIfDue();
-    const poll = await client.identity(session.token);
+    const answer = await client.pollIdentity(session.token, identityTag);
+    if (!answer.changed) return; // 304: nothing moved since the answer acted on last
+    const poll = answer.identity;
     const wanted: KeyMaterial[] = [];
     if (poll.bus_user && poll.bus_user.revision !== busRevision) wanted.push("creds_file");
     if (poll.overlay_host && poll.overlay_host.revision !== overlayRevision) wanted.push("config_yaml");
     const identity = wanted.length ? await client.identity(session.token, wanted) : poll;
     noteTransitions(identity);
     adopt(identity);
+    identityTag = answer.etag;
   }
 
   function fail(err: unknown): void {
