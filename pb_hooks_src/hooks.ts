@@ -4,6 +4,7 @@ import { currentConfig } from "./config/runtime";
 import { recordOf, requestOfRecordEvent } from "./lib/events";
 import { collectionNames } from "./schema/names";
 import { busEffects, publishAfterCommit, withdrawDeletedAccount } from "./bus/effects";
+import { noticesAfterCommit } from "./bus/notices";
 import { busStatusCollections } from "./bus/enrich";
 import { COUNTED_LISTS } from "./schema/row-counts";
 import { combineEffects, type WriteAction } from "./lib/effects";
@@ -37,6 +38,7 @@ export function hookTags(): {
   prepared: string[];
   membershipDeletes: string[];
   published: string[];
+  noticed: string[];
   busStatus: string[];
   hostConfigs: string[];
   countedLists: string[];
@@ -46,6 +48,7 @@ export function hookTags(): {
     prepared: [n.invites, n.things],
     membershipDeletes: [n.memberships],
     published: [n.bus_accounts],
+    noticed: [n.bus_users, n.things, n.overlay_hosts, n.overlay_ca],
     busStatus: busStatusCollections(n),
     hostConfigs: [n.overlay_hosts],
     countedLists: COUNTED_LISTS.map((key) => n[key]),
@@ -158,6 +161,11 @@ export function execute(e: core.RecordEvent, action: WriteAction): void {
 /** onRecordAfterCreateSuccess / AfterUpdateSuccess (hookTags().published): what must follow the commit (bus publication). */
 export function afterCommit(e: core.RecordEvent): void {
   publishAfterCommit(e.app, collectionNames(currentConfig()), recordOf(e));
+}
+
+/** onRecordAfterCreateSuccess / AfterUpdateSuccess (hookTags().noticed): the devices concerned are told. */
+export function afterNoticedCommit(e: core.RecordEvent): void {
+  noticesAfterCommit(e.app, collectionNames(currentConfig()), recordOf(e));
 }
 
 /** onRecordAfterDeleteSuccess (hookTags().published): a deleted account is withdrawn from the bus. */

@@ -166,6 +166,17 @@ onRecordAfterDeleteSuccess((e) => {
   (require(`${__hooks}/lib/platform.js`) as Platform).hooks.afterAccountDelete(e);
 }, ...tags.published);
 
+// Change notices follow the commit of a write that changes what a device reads (bus/notices.ts).
+onRecordAfterCreateSuccess((e) => {
+  e.next();
+  (require(`${__hooks}/lib/platform.js`) as Platform).hooks.afterNoticedCommit(e);
+}, ...tags.noticed);
+
+onRecordAfterUpdateSuccess((e) => {
+  e.next();
+  (require(`${__hooks}/lib/platform.js`) as Platform).hooks.afterNoticedCommit(e);
+}, ...tags.noticed);
+
 // Bus status on organizations and bus users. PocketBase runs a page's enrich hooks nested, one VM per
 // record, so the handler is bound to those collections only and uses the small serving library
 // (docs/performance.md "List pages").

@@ -18,6 +18,7 @@ import { optimizeWithoutCheckpoint } from "./replication/optimize-job";
 import { reconcileAccounts, reconcileAtStart } from "./bus/reconcile";
 import { leafConfigRoute, nodeBackRoute, rotateRoute, signingKeysRoute, upkeepRoute } from "./bus/routes";
 import { markUnexpiringCredentials } from "./bus/upkeep";
+import { assignNoticeSlots } from "./bus/notices";
 import { answerStarted } from "./observability/readiness/platform";
 import { allowCaseVariantMailboxes, requireUniqueMailboxes } from "./tenancy/email-migration";
 
@@ -80,7 +81,15 @@ export const routes = {
   rotateOverlayCa: rotateCaRoute,
 };
 
-export const bus = { leafConfigRoute, rotateRoute, signingKeysRoute, nodeBackRoute, upkeepRoute, markUnexpiringCredentials };
+export const bus = {
+  leafConfigRoute,
+  rotateRoute,
+  signingKeysRoute,
+  nodeBackRoute,
+  upkeepRoute,
+  markUnexpiringCredentials,
+  assignNoticeSlots: (app: CoreApp) => assignNoticeSlots(app, collectionNames(currentConfig())),
+};
 // `serve --bus`: the nats-server child's stop (onTerminate; loader.ts#startServing starts it).
 export const busServer = { stop: stopEmbedded };
 // replication.enabled under serve: Litestream's stop (onTerminate; loader.ts#startServing starts it).

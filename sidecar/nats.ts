@@ -68,6 +68,15 @@ export class NatsPool {
     });
   }
 
+  /** Publishes the messages in order and flushes, so the server has them all when this resolves. */
+  publish(target: BusTarget, messages: readonly { subject: string; payload: string }[], timeoutMs: number): Promise<number> {
+    return this.onConnection(target, timeoutMs, messages[0]?.subject, async (nc, msLeft) => {
+      for (const { subject, payload } of messages) nc.publish(subject, payload);
+      await withTimeout(nc.flush(), msLeft);
+      return messages.length;
+    });
+  }
+
   /** Connects if needed and flushes: a round trip to the server. Returns its duration in ms. */
   ping(target: BusTarget, timeoutMs: number): Promise<number> {
     return this.onConnection(target, timeoutMs, undefined, async (nc, msLeft) => {

@@ -16,6 +16,7 @@ import type {
   LeaseHoldRequest,
   JwtResponse,
   NatsPingResponse,
+  NatsPublishResponse,
   NatsRepliesResponse,
   NatsResponse,
   NkeysResponse,
@@ -26,6 +27,7 @@ import type {
 import {
   base64Field,
   integerField,
+  objectArrayField,
   objectField,
   optionalStringField,
   stringArrayField,
@@ -52,6 +54,8 @@ export interface RouteDeps {
 // Bounds that keep one request small: no caller needs more per call.
 const MAX_KEYS_PER_CALL = 100;
 const MAX_SERVERS = 16;
+/** A notice batch (the credential upkeep renews at most 200 users a pass), with headroom. */
+const MAX_MESSAGES_PER_PUBLISH = 10_000;
 const DEFAULT_BUS_TIMEOUT_MS = 2_000;
 const MAX_BUS_TIMEOUT_MS = 30_000;
 
@@ -102,6 +106,13 @@ export function v1Routes(deps: RouteDeps): Routes {
         const waitMs = body.waitMs === undefined ? undefined : integerField(body, "waitMs", 1, MAX_BUS_TIMEOUT_MS);
         const replies = await deps.nats.requestAll(busTarget(body), stringField(body, "subject"), textField(body, "payload"), busTimeout(body), count, waitMs);
         return { replies };
+      }),
+    ],
+    [
+      "/v1/nats/publish",
+      post(async (body): Promise<NatsPublishResponse> => {
+        const messages = objectArrayField(body, "messages", MAX_MESSAGES_PER_PUBLISH, (entry) => ({ subject: stringField(entry, "subject"), payload: textField(entry, "payload") }));
+        return { published: await deps.nats.publish(busTarget(body), messages, busTimeout(body)) };
       }),
     ],
     ["/v1/bus/info", post((body): Promise<BusInfoResponse> => busInfo(stringField(body, "server"), busTimeout(body)))],

@@ -38,6 +38,16 @@ export function stringArrayField(body: Body, name: string, maxItems: number): st
   return value as string[];
 }
 
+/** An array of 1 to `maxItems` objects, each read by `item` (which names the field it refuses). */
+export function objectArrayField<T>(body: Body, name: string, maxItems: number, item: (entry: Body) => T): T[] {
+  const value = body[name];
+  if (!Array.isArray(value) || value.length === 0 || value.length > maxItems) throw invalid(`${name} must be an array of 1 to ${maxItems} objects`);
+  return value.map((entry) => {
+    if (typeof entry !== "object" || entry === null || Array.isArray(entry)) throw invalid(`${name} must hold objects only`);
+    return item(entry as Body);
+  });
+}
+
 export function objectField(body: Body, name: string): Body {
   const value = body[name];
   if (typeof value !== "object" || value === null || Array.isArray(value)) throw invalid(`${name} must be an object`);

@@ -87,6 +87,17 @@ export interface NatsRepliesResponse {
   replies: string[];
 }
 
+/** /v1/nats/publish: messages sent in order on one connection, then a flush (the server has them all). */
+export interface NatsPublishRequest {
+  servers: string[];
+  creds?: string;
+  messages: { subject: string; payload: string }[];
+  timeoutMs?: number;
+}
+export interface NatsPublishResponse {
+  published: number;
+}
+
 export interface NatsPingRequest {
   servers: string[];
   creds?: string;

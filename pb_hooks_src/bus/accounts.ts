@@ -7,6 +7,7 @@ import { badRequest } from "../lib/errors";
 import { accountClaimSizeProblem, accountClaims, limitsProblem, type AccountLimits, type Claims, type ExportClaim, type ImportClaim } from "./claims";
 import { jwtIssuedAt } from "./issued-at";
 import { distinctExchanges, exportsProblem, importsProblem, type ExchangeRow } from "./subjects";
+import { noticeImport } from "./notices";
 import { operatorKeys } from "./operator";
 import { defaultRoleOf } from "./roles";
 import { sealSecret, unsealSecret } from "../lib/secrets";
@@ -94,6 +95,8 @@ export function signedAccountJwt(app: CoreApp, n: CollectionNames, account: core
       if (r.localSubject) claim.local_subject = r.localSubject;
       return claim;
     });
+  const notices = noticeImport(app, account.getString("public_key"));
+  if (notices) imports.push(notices);
   const claims: Claims = accountClaims({
     accountPub: account.getString("public_key"),
     name: account.getString("name"),

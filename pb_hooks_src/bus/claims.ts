@@ -3,6 +3,7 @@
 // and nats-server refuses every connection, so every limit is spelled out (-1 is unlimited).
 
 import { MAX_ACCOUNT_JWT_BYTES } from "../../common/bus/account-claim";
+import { NOTICE_EXPORT_SUBJECT, NOTICE_IMPORT_NAME } from "../../common/bus/notices";
 
 export const NO_LIMIT = -1;
 
@@ -57,13 +58,20 @@ export interface ExportClaim {
   name: string;
   subject: string;
   type: "stream" | "service";
+  /** Importers need an activation token the exporting account signed for them. */
+  token_req?: boolean;
 }
+
+/** The $SYS account's export of every organization's change notices (common/bus/notices.ts). */
+export const NOTICE_EXPORT: ExportClaim = { name: NOTICE_IMPORT_NAME, subject: NOTICE_EXPORT_SUBJECT, type: "stream", token_req: true };
 
 export interface ImportClaim {
   name: string;
   subject: string;
   account: string;
   local_subject?: string;
+  /** The exporter's activation token for this account (an export with token_req). */
+  token?: string;
   type: "stream" | "service";
 }
 
@@ -86,8 +94,8 @@ export function operatorClaims(name: string, operatorPub: string, signingKeyPub:
  * The $SYS account: unlimited connections and subscriptions, no persistence (nats-server forbids it
  * there). Under strict signing-key usage its users must be signed by a signing key of it, too.
  */
-export function systemAccountClaims(systemAccountPub: string, signingKeyPub: string): Claims {
-  return {
+export function systemAccountClaims(systemAccountPub: string, signingKeyPub: string, exports: readonly ExportClaim[] = []): Claims {
+  const claims: Claims = {
     sub: systemAccountPub,
     name: "SYS",
     nats: {
@@ -106,6 +114,8 @@ export function systemAccountClaims(systemAccountPub: string, signingKeyPub: str
       },
     },
   };
+  if (exports.length > 0) claims.nats.exports = exports.map((e) => ({ ...e }));
+  return claims;
 }
 
 export interface AccountState {
@@ -169,6 +179,8 @@ export interface UserState {
   iat: number;
   /** Expiry second; absent only for the platform's own system user. */
   exp?: number;
+  /** nats `tags`: the notice slot (common/bus/notices.ts). */
+  tags?: string[];
 }
 
 /** A user of a tenant account, signed by one of the account's signing keys (issuer_account set). */
@@ -183,6 +195,7 @@ export function userClaims(state: UserState): Claims {
   };
   if (hasRules(state.publish)) nats.pub = permission(state.publish);
   if (hasRules(state.subscribe)) nats.sub = permission(state.subscribe);
+  if (state.tags?.length) nats.tags = [...state.tags];
   const claims: Claims = { sub: state.userPub, name: state.name, iat: state.iat, nats };
   if (state.exp !== undefined) claims.exp = state.exp;
   return claims;

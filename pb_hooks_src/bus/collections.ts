@@ -72,12 +72,16 @@ export function busCollections(n: CollectionNames): CollectionSpec[] {
       { type: "text", name: "jwt", max: LARGE_TEXT },
       // The credential's expiry (unix seconds; 0: minted before credentials expired), for the renewal.
       { type: "number", name: "expires", onlyInt: true },
+      // Where the user's change notices arrive (common/bus/notices.ts): unique in the organization; negative
+      // while its credential does not carry it yet, 0 for no slot.
+      { type: "number", name: "notice_slot", onlyInt: true },
       // creds_file embeds the user seed and is deliberately not hidden: rules scope it to its owner.
       { type: "text", name: "creds_file", max: LARGE_TEXT },
       { type: "text", name: "seed", hidden: true },
       ...TIMESTAMPS,
     ],
-    indexes: [...organizationOrderIndexes("name"), "CREATE INDEX idx_{table}_renewal ON {table} (expires) WHERE active = 1"],
+    indexes: [...organizationOrderIndexes("name"), "CREATE INDEX idx_{table}_renewal ON {table} (expires) WHERE active = 1",
+      "CREATE UNIQUE INDEX idx_{table}_notice_slot ON {table} (organization, notice_slot) WHERE notice_slot != 0"],
     rules: { ...managersOnly, view: anyOf(managersOnly.view ?? "", linkedToCaller) },
   };
 

@@ -7,6 +7,7 @@ import type { CollectionNames } from "../schema/names";
 import { accountOf, provisionAccount, refuseUnsignableExchange, resignAccount, signForSave, signedAccountJwt } from "./accounts";
 import { ensureManagedExchange, removeManagedImport } from "./managed";
 import { publishAccount, publishClaim } from "./publish";
+import { accountNotice, publishNotices } from "./notices";
 import { addRevocation, prepareNewUser, prepareUserUpdate, revocationOf, type Revocation } from "./users";
 
 export function busEffects(n: CollectionNames, config: PlatformConfig, record: core.Record, action: WriteAction): WriteEffects | undefined {
@@ -61,7 +62,10 @@ export function busEffects(n: CollectionNames, config: PlatformConfig, record: c
 /** After commit: push or withdraw the account's claim. Failures stay recorded on the row. */
 export function publishAfterCommit(app: CoreApp, n: CollectionNames, record: core.Record): void {
   const name = record.collection().name;
-  if (name === n.bus_accounts) publishAccount(app, n, record);
+  if (name !== n.bus_accounts) return;
+  // Sites refresh their leaf's copy once the hub has the claim (or has not: they re-read it anyway).
+  publishAccount(app, n, record);
+  publishNotices(app, [accountNotice(record.getString("public_key"), record.getString("updated"))]);
 }
 
 /**

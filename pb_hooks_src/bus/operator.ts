@@ -4,7 +4,7 @@
 // even when two first uses race.
 import { currentConfig } from "../config/runtime";
 import { findAll } from "../lib/collections";
-import { credsFile, operatorClaims, systemAccountClaims, userClaims } from "./claims";
+import { credsFile, NOTICE_EXPORT, operatorClaims, systemAccountClaims, userClaims } from "./claims";
 import { sealSecret, unsealSecret } from "../lib/secrets";
 import { newNkeys, signJwt } from "./signer";
 
@@ -29,7 +29,7 @@ export function ensureOperator(app: CoreApp, name: string): core.Record {
   if (existing) return existing;
   const [operator, signing, system, systemSigning, systemUser] = newNkeys(["operator", "operator", "account", "account", "user"]);
   const operatorJwt = signJwt(operator.seed, operatorClaims(name, operator.public, signing.public, system.public));
-  const systemJwt = signJwt(signing.seed, systemAccountClaims(system.public, systemSigning.public));
+  const systemJwt = signJwt(signing.seed, systemAccountClaims(system.public, systemSigning.public, [NOTICE_EXPORT]));
   // The system account's signing key signs its one user and is not kept: a new system user means
   // re-signing $SYS with a new signing key (the operator's signing key can).
   const userJwt = signJwt(systemSigning.seed, userClaims({

@@ -12,6 +12,7 @@ import { jsonOf, resignAccount } from "./accounts";
 import { WILDCARD, legacyCutoffReady, renewalDue, renewalThreshold, type RevocationList } from "./expiry";
 import { configuredLifetime } from "./lifetime";
 import { jwtIssuedAt } from "./issued-at";
+import { ensureNoticeExport } from "./notices";
 
 /** Credentials renewed per pass at most: a pass stays short, and the renewal window is half a lifetime. */
 const RENEWALS_PER_PASS = 200;
@@ -35,6 +36,7 @@ export function runCredentialUpkeep(app: CoreApp): UpkeepSummary {
   const now = Math.floor(Date.now() / 1000);
   const lifetime = configuredLifetime();
   const summary = { ...NOTHING };
+  ensureNoticeExport(app);
   const attempt = (what: string, change: (tx: CoreApp) => boolean, counter: "renewed" | "pruned" | "legacyCovered") => {
     try {
       if (transaction(app, change)) summary[counter]++;
@@ -50,6 +52,9 @@ export function runCredentialUpkeep(app: CoreApp): UpkeepSummary {
     limit: RENEWALS_PER_PASS,
   });
   for (const id of renewals) attempt(`the credential of bus user ${id}`, (tx) => renewUser(tx, n, id, now, lifetime), "renewed");
+  // Credentials minted before notices, re-minted to carry their slot (bus/notices.ts#assignNoticeSlots).
+  const unslotted = idsWhere(app, n.bus_users, "[[active]] = 1 AND [[notice_slot]] < 0 LIMIT {:limit}", { limit: RENEWALS_PER_PASS });
+  for (const id of unslotted) attempt(`the credential of bus user ${id}`, (tx) => renewUser(tx, n, id, now, lifetime), "renewed");
   const due = (account: core.Record) => account.getInt("revocations_prune_at") > 0 && account.getInt("revocations_prune_at") <= now;
   for (const id of idsWhere(app, n.bus_accounts, "[[revocations_prune_at]] > 0 AND [[revocations_prune_at]] <= {:now}", { now })) {
     attempt(`the revocation list of bus account ${id}`, (tx) => resignIf(tx, n, id, due), "pruned");
@@ -71,7 +76,8 @@ function idsWhere(app: CoreApp, table: string, where: string, params: Record<str
 /** Re-mints the user's credential (same key) if, as committed, it is still active and due. */
 function renewUser(tx: CoreApp, n: CollectionNames, id: string, now: number, lifetime: number): boolean {
   const user = findRecord(tx, n.bus_users, id);
-  if (!user || !user.getBool("active") || !renewalDue(user.getInt("expires"), now, lifetime)) return false;
+  if (!user || !user.getBool("active")) return false;
+  if (user.getInt("notice_slot") >= 0 && !renewalDue(user.getInt("expires"), now, lifetime)) return false;
   user.set("regenerate", true);
   tx.save(user);
   return true;

@@ -15,6 +15,7 @@ import { sealSecret, unsealSecret } from "../lib/secrets";
 import { newNkeys, signJwt } from "./signer";
 import { WILDCARD } from "./expiry";
 import { lifetimeForMint } from "./lifetime";
+import { nextNoticeSlot, noticeSlotTag, withNotices } from "./notices";
 
 /** A revocation this write adds to the account: the key and its cutoff second. */
 export interface Revocation {
@@ -48,6 +49,7 @@ export function prepareNewUser(tx: CoreApp, n: CollectionNames, user: core.Recor
   const account = accountOf(tx, n, user.getString("organization"));
   // As the things route refuses bus auto (spec 4.2 rule 2): a suspended account issues no identity.
   if (account && !account.getBool("active")) throw badRequest("no active bus account for the organization");
+  if (account) user.set("notice_slot", nextNoticeSlot(tx, n, user.getString("organization")));
   const issued = account && presignedUsers.take(user.id, credentialBasis(account, user));
   if (issued) {
     user.load(issued);
@@ -66,6 +68,7 @@ export function prepareNewUser(tx: CoreApp, n: CollectionNames, user: core.Recor
 export function presignUser(app: CoreApp, n: CollectionNames, user: core.Record): string | undefined {
   const account = accountOf(app, n, user.getString("organization"));
   if (!account) return undefined;
+  user.set("notice_slot", nextNoticeSlot(app, n, user.getString("organization")));
   replaceKey(user);
   mint(app, n, user, account);
   const id = newRecordId();
@@ -105,6 +108,7 @@ function credentialBasis(account: core.Record, user: core.Record): string {
     toString(account.get("signing_seeds")),
     user.getString("organization"),
     user.getString("name"),
+    user.getInt("notice_slot"),
     toString(user.get("publish_permissions")),
     toString(user.get("subscribe_permissions")),
   ]);
@@ -207,12 +211,19 @@ function mint(
   const recordedCutoff = Math.max(cutoffIn(revocations, publicKey), cutoffIn(revocations, WILDCARD), account.getInt("unexpiring_until"));
   const iat = Math.max(nowSeconds(), recordedCutoff + 1, cutoff + 1, jwtIssuedAt(user.getString("jwt")) + 1);
   const exp = iat + lifetimeForMint(tx);
+  // A slot recorded negative (bus/notices.ts#assignNoticeSlots) is carried from this credential on.
+  const slot = Math.abs(user.getInt("notice_slot"));
+  user.set("notice_slot", slot);
+  const recorded = { publish: permissionsFrom(jsonOf<unknown>(user, "publish_permissions")), subscribe: permissionsFrom(jsonOf<unknown>(user, "subscribe_permissions")) };
+  // A user minted before notices has no slot until its row is migrated; it is signed as before.
+  const { publish, subscribe } = slot > 0 ? withNotices(recorded.publish, recorded.subscribe, slot) : recorded;
   const jwt = signJwt(userSigningSeed(account), userClaims({
     userPub: publicKey,
     name: user.getString("name"),
     accountPub: account.getString("public_key"),
-    publish: permissionsFrom(jsonOf<unknown>(user, "publish_permissions")),
-    subscribe: permissionsFrom(jsonOf<unknown>(user, "subscribe_permissions")),
+    publish,
+    subscribe,
+    tags: slot > 0 ? [noticeSlotTag(slot)] : [],
     iat,
     exp,
   }));

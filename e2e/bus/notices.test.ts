@@ -1,0 +1,120 @@
+// Change notices over the bus (issue 37 items 1 and 4) on a real control plane and nats-server: a bus
+// user's credential carries its notice slot; a change of the user reaches a subscriber holding it, and
+// only it; a device that subscribes to another device's notice subject is refused by the bus, a wildcard
+// over all notices delivers its own only, and no tenant credential can publish a notice. Another
+// organization's notices never reach this one's account.
+import type { NatsConnection, Subscription } from "@nats-io/nats-core";
+import PocketBase from "pocketbase";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { accountNoticeSubject, noticeSlotOf, parseNotice, userNoticeSubject, type Notice } from "../../common/bus/notices";
+import { connectWithCreds, startPlatformWithBus, type PlatformWithBus } from "../harness/bus";
+import { createOrganization, unique } from "../harness/world";
+
+let bus: PlatformWithBus;
+let su: PocketBase;
+const open: NatsConnection[] = [];
+
+beforeAll(async () => {
+  bus = await startPlatformWithBus();
+  su = await bus.platform.superuser();
+}, 120_000);
+afterAll(async () => {
+  await Promise.allSettled(open.map((nc) => nc.close()));
+  await bus?.stop();
+});
+
+interface Payload {
+  nats: { tags?: string[]; issuer_account: string; sub?: { allow?: string[]; deny?: string[] }; pub?: { deny?: string[] } };
+}
+const payloadOf = (jwt: string): Payload => JSON.parse(Buffer.from(jwt.split(".")[1], "base64url").toString()) as Payload;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function newUser(organization: string) {
+  return su.collection("bus_users").create({ organization, name: unique("noticed"), active: true });
+}
+
+async function connect(creds: string): Promise<NatsConnection> {
+  const nc = await connectWithCreds(bus.busUrl, creds);
+  open.push(nc);
+  return nc;
+}
+
+/** The notices a subscription receives within `ms`. */
+async function received(sub: Subscription, ms: number): Promise<Notice[]> {
+  const notices: Notice[] = [];
+  const done = (async () => {
+    for await (const msg of sub) {
+      const notice = parseNotice(msg.string());
+      if (notice) notices.push(notice);
+    }
+  })();
+  await sleep(ms);
+  sub.unsubscribe();
+  await done;
+  return notices;
+}
+
+/** Whether the server refuses a subscription (a permissions violation closes nothing, it errs the subscription). */
+async function subscriptionRefused(nc: NatsConnection, subject: string): Promise<boolean> {
+  let refused = false;
+  const sub = nc.subscribe(subject, { callback: (err) => { if (err) refused = true; } });
+  await nc.flush();
+  await sleep(300);
+  sub.unsubscribe();
+  return refused;
+}
+
+describe("change notices", () => {
+  it("reach the user whose credential changed, and no other; other subjects are refused; nobody in the account can publish one", async () => {
+    const org = await createOrganization(su, "Notices");
+    const [alice, bob] = [await newUser(org.id), await newUser(org.id)];
+    const aliceSlot = noticeSlotOf(payloadOf(alice.jwt as string).nats.tags);
+    const bobSlot = noticeSlotOf(payloadOf(bob.jwt as string).nats.tags);
+    expect(aliceSlot).toBeGreaterThan(0);
+    expect(bobSlot).toBeGreaterThan(0);
+    expect(bobSlot).not.toBe(aliceSlot);
+    const account = payloadOf(alice.jwt as string).nats.issuer_account;
+
+    const aliceNc = await connect(alice.creds_file as string);
+    const own = aliceNc.subscribe(userNoticeSubject("*", aliceSlot as number));
+    // A wildcard over every notice is admitted and delivers the holder's own only.
+    const everything = aliceNc.subscribe("_PN.>");
+    await aliceNc.flush();
+    const ownNotices = received(own, 3_000);
+    const wildcardNotices = received(everything, 3_000);
+    await sleep(200);
+    await su.collection("bus_users").update(alice.id, { regenerate: true });
+    await su.collection("bus_users").update(bob.id, { regenerate: true });
+    const mine = await ownNotices;
+    expect(mine.map((n) => n.changed)).toContain("bus_user");
+    const seen = await wildcardNotices;
+    expect(seen.length).toBe(mine.length);
+
+    // Bob's subject, named exactly, is refused to Alice; Alice's own is not.
+    expect(await subscriptionRefused(aliceNc, userNoticeSubject(account, bobSlot as number))).toBe(true);
+    expect(await subscriptionRefused(aliceNc, userNoticeSubject(account, aliceSlot as number))).toBe(false);
+
+    // No tenant credential publishes a notice: Bob's forged notice for Alice never reaches her.
+    const bobNc = await connect(bob.creds_file as string);
+    const forgedSeen = received(aliceNc.subscribe(userNoticeSubject("*", aliceSlot as number)), 1_500);
+    await sleep(200);
+    bobNc.publish(userNoticeSubject(account, aliceSlot as number), JSON.stringify({ changed: "bus_user", revision: "forged" }));
+    bobNc.publish(accountNoticeSubject(account), JSON.stringify({ changed: "account", revision: "forged" }));
+    await bobNc.flush().catch(() => undefined);
+    expect((await forgedSeen).map((n) => n.revision)).not.toContain("forged");
+  });
+
+  it("of another organization never reach this one's account", async () => {
+    const [mine, theirs] = [await createOrganization(su, "Ours"), await createOrganization(su, "Theirs")];
+    const listener = await newUser(mine.id);
+    const other = await newUser(theirs.id);
+    const nc = await connect(listener.creds_file as string);
+    const everything = received(nc.subscribe("_PN.>"), 2_000);
+    await sleep(200);
+    await su.collection("bus_users").update(other.id, { regenerate: true });
+    const theirAccount = payloadOf(other.jwt as string).nats.issuer_account;
+    await su.collection("bus_accounts").update((await su.collection("bus_accounts").getFirstListItem(`organization = "${theirs.id}"`)).id, {}).catch(() => undefined);
+    expect((await everything).length).toBe(0);
+    expect(theirAccount).not.toBe(payloadOf(listener.jwt as string).nats.issuer_account);
+  });
+});
