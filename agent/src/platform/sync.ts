@@ -72,6 +72,11 @@ export interface PlatformSync {
   stop(): void;
   /** A sync now (coalesced with one under way; spaced from the last by MIN_REQUEST_GAP_MS, not before a failing back-off ends). */
   requestSync(reason: string): Promise<void>;
+  /**
+   * A change notice from the platform (platform/notices.ts): a sync at once, not held to the gap between
+   * requests; a notice during a pass queues one more after it, so a burst costs two passes.
+   */
+  noticed(reason: string): Promise<void>;
   /** cmd.rotate_creds: POST /api/me/bus-creds/rotate, then a sync that adopts the re-minted creds. */
   rotateBusCreds(): Promise<Rotated>;
   onBusCreds(listener: (creds: string) => void): () => void;
@@ -268,6 +273,7 @@ export function startPlatformSync(options: PlatformSyncOptions): PlatformSync {
       deferred = { handle, promise, resolve };
       return promise;
     },
+    noticed: (reason) => run(reason),
     async rotateBusCreds() {
       const rotated = await client.rotateBusCreds(session.token);
       await run("rotate_creds");
