@@ -15,7 +15,11 @@ export interface LoadRequest {
   path: string;
   headers?: Record<string, string>;
   body?: () => string;
+  /** Whether an answer's status counts as served (default: 2xx; a conditional poll's 304 is one too). */
+  accepts?: (status: number) => boolean;
 }
+
+const is2xx = (status: number) => status >= 200 && status < 300;
 
 /** Runs `total` requests against `base` from `clients` concurrent clients. */
 export async function load(base: string, clients: number, total: number, next: LoadRequest | (() => LoadRequest)): Promise<LoadResult> {
@@ -38,7 +42,7 @@ export async function load(base: string, clients: number, total: number, next: L
         },
         (res) => {
           res.resume();
-          res.on("end", () => resolve((res.statusCode ?? 0) >= 200 && (res.statusCode ?? 0) < 300));
+          res.on("end", () => resolve((spec.accepts ?? is2xx)(res.statusCode ?? 0)));
           res.on("error", () => resolve(false));
         },
       );

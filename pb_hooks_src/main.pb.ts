@@ -233,13 +233,15 @@ routerAdd("POST", "/api/org/things", (e) => {
   (require(`${__hooks}/lib/platform.js`) as Platform).routes.createThing(e);
 }, $apis.requireAuth("users"));
 
+// The two routes every device polls (docs/decisions/088-polls-not-in-the-request-log.md): a successful
+// poll, mostly a 304, writes no request log row; a refused one still does.
 routerAdd("GET", "/api/me/leaf-config", (e) => {
   (require(`${__hooks}/lib/platform.js`) as Platform).bus.leafConfigRoute(e);
-}, $apis.requireAuth("things"));
+}, $apis.requireAuth("things"), $apis.skipSuccessActivityLog());
 
 routerAdd("GET", "/api/me/identity", (e) => {
   (require(`${__hooks}/lib/platform.js`) as Platform).routes.ownIdentity(e);
-}, $apis.requireAuth("things"));
+}, $apis.requireAuth("things"), $apis.skipSuccessActivityLog());
 
 routerAdd("POST", "/api/me/bus-creds/rotate", (e) => {
   (require(`${__hooks}/lib/platform.js`) as Platform).bus.rotateRoute(e);
