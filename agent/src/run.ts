@@ -15,6 +15,9 @@ import { startGateway } from "./gateway/component";
 import { startGatewayKv } from "./gateway/kv/component";
 import { startOverlay } from "./overlay/component";
 import { startPlatform } from "./platform/component";
+import { listenForNotices } from "./platform/notices";
+import { readIfPresent } from "./lib/files";
+import type { Notice } from "../../common/bus/notices";
 import { statePaths } from "./state-paths";
 import { startSystemTelemetry, taskMetricsCheck } from "./telemetry/system";
 import { AGENT_VERSION } from "./version";
@@ -34,6 +37,24 @@ async function startComponents(context: AgentContext, started: Component[]): Pro
   started.push(bus);
   if (gateway) started.push(startGatewayKv(context, gateway, bus));
   started.push(await startOverlay(context, platform));
+  // Change notices ride every bus connection: each starts what the next poll would have done.
+  if (context.config.bus.creds === "") {
+    platform.whenSyncing((sync) =>
+      bus.onConnected((nc) => {
+        const creds = readIfPresent(context.paths.busCreds);
+        if (creds === undefined) return;
+        const syncNow = (notice: Notice) => void sync.noticed(`notice: ${notice.changed} changed`);
+        listenForNotices(nc, creds, {
+          own: (notice) => {
+            syncNow(notice);
+            gateway?.refreshLeafConfig(`notice: ${notice.changed} changed`);
+          },
+          account: gateway ? (notice) => gateway.refreshLeafConfig(`notice: ${notice.changed} changed`) : undefined,
+          overlay: context.config.overlay.enabled ? syncNow : undefined,
+        }, context.logger);
+      }),
+    );
+  }
   platform.begin();
 }
 

@@ -27,6 +27,8 @@ export interface GatewayComponent extends Component {
   readonly localUrl: string;
   /** The hub's JetStream domain the leaf was configured with (spec 9.5: cached); undefined before that. */
   hubDomain(): string | undefined;
+  /** Reads the leaf configuration now (a change notice); a request during a read runs once more after it. */
+  refreshLeafConfig(reason: string): void;
   /** True while the leaf reports its uplink to the hub connected. */
   uplinkUp(): boolean;
   onUplinkChange(listener: (up: boolean) => void): void;
@@ -168,6 +170,7 @@ export function startGateway(context: AgentContext, platform: PlatformComponent)
     name: "gateway",
     localUrl,
     hubDomain: () => applied?.hub_domain,
+    refreshLeafConfig: refresh,
     uplinkUp: () => uplink.up(),
     onUplinkChange: (listener) => uplink.onChange(listener),
     addSyncPart: (part) => void syncParts.push(part),
