@@ -3,7 +3,8 @@
 // client accepts them, within the sign-in budgets counted as bytes received (scripts/console-sizes.mjs
 // counts them as gzip of the built files); a client that accepts no encoding gets the identical files
 // unencoded. Hashed assets are cached for a year, index.html is revalidated. Chromium, loading the sign-in
-// page cold, receives every script and stylesheet encoded and within the same budgets.
+// page cold, receives every script and stylesheet encoded and within the same budgets; index.html paints
+// the card with the operator's logo before any script has run, and it goes once the console has mounted.
 import { readFileSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
@@ -60,7 +61,8 @@ describe("the sign-in page's scripts and stylesheets over HTTP", () => {
   }
 
   it("are sent unencoded and identical to a client that accepts no encoding, or refuses both", async () => {
-    for (const headers of [{}, { "Accept-Encoding": "identity" }, { "Accept-Encoding": "br;q=0, gzip;q=0" }]) {
+    const requests: Array<Record<string, string>> = [{}, { "Accept-Encoding": "identity" }, { "Accept-Encoding": "br;q=0, gzip;q=0" }];
+    for (const headers of requests) {
       for (const file of [...files.js, ...files.css]) {
         const response = await get(`/${file}`, headers);
         expect(response.status, file).toBe(200);
@@ -72,7 +74,7 @@ describe("the sign-in page's scripts and stylesheets over HTTP", () => {
 
   it("are cached for a year, and keep the console's security headers", async () => {
     for (const file of [...files.js, ...files.css]) {
-      for (const headers of [{}, { "Accept-Encoding": "br" }]) {
+      for (const headers of [{}, { "Accept-Encoding": "br" }] as Array<Record<string, string>>) {
         const response = await get(`/${file}`, headers);
         expect(response.headers["cache-control"], file).toBe(IMMUTABLE);
         expect(response.headers["x-content-type-options"], file).toBe("nosniff");
@@ -133,5 +135,24 @@ describe("chromium loading the sign-in page cold", () => {
     console.log(`sign-in page in chromium: JS ${total("js")} bytes, CSS ${total("css")} bytes received (${loaded[0]?.encoding})`);
     expect(total("js")).toBeLessThanOrEqual(BUDGETS.signInJs);
     expect(total("css")).toBeLessThanOrEqual(BUDGETS.signInCss);
+  });
+
+  it("paints the card with the operator's logo from index.html alone, and hides it once the console mounts", async () => {
+    const withoutScripts = await browser.newContext({ baseURL: platform.url, javaScriptEnabled: false });
+    const still = await withoutScripts.newPage();
+    await still.goto("/signin");
+    const card = still.locator(".boot-card img");
+    await card.waitFor();
+    expect(await card.getAttribute("src")).toBe("/branding/logo.svg");
+    // decode() settles once the image has loaded, and rejects when it cannot.
+    expect(await card.evaluate(async (img: HTMLImageElement) => (await img.decode(), img.naturalWidth))).toBeGreaterThan(0);
+    await withoutScripts.close();
+
+    const context = await browser.newContext({ baseURL: platform.url });
+    const page = await context.newPage();
+    await page.goto("/signin");
+    await page.getByRole("button", { name: "Sign in" }).waitFor();
+    expect(await page.locator(".boot").isHidden()).toBe(true);
+    await context.close();
   });
 });
