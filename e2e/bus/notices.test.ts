@@ -1,14 +1,17 @@
 // Change notices over the bus (issue 37 items 1 and 4) on a real control plane and nats-server: a bus
 // user's credential carries its notice slot; a change of the user reaches a subscriber holding it, and
 // only it; a device that subscribes to another device's notice subject is refused by the bus, a wildcard
-// over all notices delivers its own only, and no tenant credential can publish a notice. Another
+// over all notices delivers its own only, and no tenant credential can publish a notice. An overlay host's
+// change reaches its Thing, a blocklist's the organization. Another
 // organization's notices never reach this one's account.
 import type { NatsConnection, Subscription } from "@nats-io/nats-core";
 import PocketBase from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { accountNoticeSubject, noticeSlotOf, parseNotice, userNoticeSubject, type Notice } from "../../common/bus/notices";
+import { accountNoticeSubject, noticeSlotOf, overlayNoticeSubject, parseNotice, userNoticeSubject, type Notice } from "../../common/bus/notices";
 import { connectWithCreds, startPlatformWithBus, type PlatformWithBus } from "../harness/bus";
 import { createOrganization, unique } from "../harness/world";
+import { createFleet } from "../harness/fleet";
+import { postThing } from "../harness/agent";
 
 let bus: PlatformWithBus;
 let su: PocketBase;
@@ -102,6 +105,24 @@ describe("change notices", () => {
     bobNc.publish(accountNoticeSubject(account), JSON.stringify({ changed: "account", revision: "forged" }));
     await bobNc.flush().catch(() => undefined);
     expect((await forgedSeen).map((n) => n.revision)).not.toContain("forged");
+  });
+
+  it("tell a Thing that its overlay host changed, and the organization that its blocklist did", async () => {
+    const fleet = await createFleet(bus.platform, "Overlay notices");
+    const network = await su.collection("overlay_networks").create({ organization: fleet.organizationId, name: "n", cidr: "10.61.0.0/16" });
+    const made = await postThing(fleet.owner, { name: unique("host"), bus: { mode: "auto" }, overlay: { mode: "auto", network_id: network.id, overlay_ip: "10.61.0.2" } });
+    const peer = await postThing(fleet.owner, { name: unique("peer"), bus: { mode: "auto" }, overlay: { mode: "auto", network_id: network.id, overlay_ip: "10.61.0.3" } });
+    const thing = await su.collection("things").getOne(made.id);
+    const user = await su.collection("bus_users").getOne(thing.bus_user as string);
+    const slot = noticeSlotOf(payloadOf(user.jwt as string).nats.tags) as number;
+    const nc = await connect(user.creds_file as string);
+    const own = received(nc.subscribe(userNoticeSubject("*", slot)), 2_500);
+    const blocklist = received(nc.subscribe(overlayNoticeSubject("*")), 2_500);
+    await sleep(200);
+    await su.collection("overlay_hosts").update(thing.overlay_host as string, { public_endpoint: "192.0.2.10:4242" });
+    await su.collection("things").update(peer.id, { active: false });
+    expect((await own).map((n) => n.changed)).toContain("overlay_host");
+    expect((await blocklist).map((n) => n.changed)).toContain("overlay");
   });
 
   it("of another organization never reach this one's account", async () => {
