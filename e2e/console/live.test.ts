@@ -1,6 +1,7 @@
 // The live view and the visualizer over the bus, in chromium against a real platform and hub (websocket
 // listener): a message published with a Thing's creds shows up on the Live screen (latency printed);
-// suspending the member's bus user drops the browser's bus connection and reactivating lets it back; the
+// suspending the member's bus user drops the browser's bus connection, the page says the identity is
+// suspended (its own record, read after the hub's refusal), and reactivating lets it back; the
 // gateway's site leaf shows attached then not attached, and its cmd.health answer renders like /ready; the
 // three address sources (server list, this device's override, the built-in default) and the refusal of
 // ws:// on an https page; the visualizer tab reconnects by itself through repeated hub outages (JS heap
@@ -182,10 +183,25 @@ describe("live view", () => {
     await answer("Suspend bus user", "Suspend");
     await page.locator('[data-testid="bus-state"]:not([data-state="connected"])').waitFor({ timeout: 20_000 });
     expect(await eventually(async () => (await browserConnections()) === 0, 10_000)).toBe(true);
-    // The hub's refusal in words, with who can mend it, not its protocol line.
+    // The hub only refuses; the identity's own record says why: suspended, in words, with who can mend it,
+    // not its protocol line nor "reconnecting by itself". It stays so through the page's redials.
+    await waitForBusState(page, "suspended");
     const detail = page.getByTestId("bus-detail");
-    await expect.poll(() => detail.textContent().catch(() => ""), { timeout: 20_000 }).toContain("the bus refused your bus identity");
-    expect(await detail.textContent()).not.toMatch(/Authorization Violation|ConnectionError/i);
+    expect(await detail.textContent()).toContain(`“${name}” is suspended`);
+    expect(await detail.textContent()).toContain("An owner or admin of this organization can reactivate it");
+    expect(await page.getByTestId("bus-state").textContent()).toBe("Bus identity suspended");
+    // Every state shown from now on is recorded while the page reads its identity's record twice more.
+    await page.evaluate(() => {
+      const shown: string[] = [];
+      (window as unknown as { shownStates: string[] }).shownStates = shown;
+      const observer = new MutationObserver(() => shown.push(document.querySelector("[data-testid=bus-state]")?.getAttribute("data-state") ?? "none"));
+      observer.observe(document.querySelector("main")!, { subtree: true, childList: true, attributes: true, characterData: true });
+    });
+    for (let reads = 0; reads < 2; reads++) await page.waitForResponse((response) => response.url().includes(`/api/collections/bus_users/records/${member.busUser}`));
+    const shown = await page.evaluate(() => (window as unknown as { shownStates: string[] }).shownStates);
+    expect(shown.filter((state) => state !== "suspended"), "states shown while suspended").toEqual([]);
+    expect(await busState(page)).toBe("suspended");
+    expect(await detail.textContent()).not.toMatch(/Authorization Violation|ConnectionError|reconnecting by itself/i);
     console.log(`suspended: bus state shown "${await busState(page)}", detail "${await detail.textContent()}"`);
     await row.getByRole("button", { name: `Reactivate ${name}` }).click();
     await answer("Reactivate bus user", "Reactivate");

@@ -4,20 +4,22 @@
 // stored), dropped when the session ends or the organization changes. It reconnects by itself: nats-core
 // rides out an outage; a connection the server closed for good (a suspended or revoked user, a withdrawn
 // account) is dialed again with freshly read creds, so a reactivation or a rotation needs no reload; a
-// renewed credential is taken before the held one expires (keepRenewed).
+// renewed credential is taken before the held one expires (keepRenewed). The hub's refusal gives no reason:
+// the identity's own record, read at each dial and on a refusal, tells a suspended identity ("suspended"),
+// which is shown as such through every redial until a connection opens.
 import { credsAuthenticator, wsconnect, type Msg, type NatsConnection, type Subscription } from "@nats-io/nats-core";
 import type { ClientConfig } from "../../../common/tenancy/client-config";
 import { readOverride, resolveBusAddresses, servedBusAddresses, type BusAddresses } from "../bus-address";
-import { loadOwnBusIdentity, readCredsFile } from "../own-identity";
+import { loadOwnBusIdentity, readCredsFile, type LinkedBusIdentity } from "../own-identity";
 import { pb } from "../pb";
 import { onOwnCredentialRotated } from "../own-credential-signal";
 import { onSessionChange, session } from "../session.svelte";
 import { reconnectDelay } from "./backoff";
-import { busErrorWords } from "./error-words";
+import { busErrorWords, refusesIdentity, suspendedWords } from "./error-words";
 import { dialPlan } from "./plan";
 import { renewalDelayMs } from "./renewal";
 
-export type BusState = "idle" | "resolving" | "refused" | "no-identity" | "connecting" | "connected" | "reconnecting" | "offline";
+export type BusState = "idle" | "resolving" | "refused" | "no-identity" | "suspended" | "connecting" | "connected" | "reconnecting" | "offline";
 
 /** What the screens show: the state, why (in words), where from. */
 export const bus = $state({
@@ -136,13 +138,40 @@ async function addresses(): Promise<BusAddresses> {
   return resolveBusAddresses(readOverride(localStorage), servedBusAddresses(config));
 }
 
-/** The creds file of the active membership's linked identity, or null when none is linked. */
-async function ownCreds(): Promise<string | null> {
+/** The active membership's linked identity, or null when none is linked. */
+async function ownIdentity(): Promise<LinkedBusIdentity | null> {
   const user = session.user;
   const membership = user ? session.memberships.find((m) => m.organization === user.current_organization) : undefined;
-  if (!membership) return null;
-  const identity = await loadOwnBusIdentity(membership.id);
+  return membership ? loadOwnBusIdentity(membership.id) : null;
+}
+
+/** The creds file of the active membership's linked identity, or null when none is linked. */
+async function ownCreds(): Promise<string | null> {
+  const identity = await ownIdentity();
   return identity ? readCredsFile(identity.id) : null;
+}
+
+/** Shows "suspended" when the identity's own record says so; true when it did. */
+function showSuspended(identity: LinkedBusIdentity | null): boolean {
+  if (!identity || identity.active) return false;
+  bus.state = "suspended";
+  bus.server = "";
+  bus.detail = suspendedWords(identity.name);
+  return true;
+}
+
+/** After the hub refused the credential: asks the identity's own record whether it is suspended. */
+async function explainRefusal(mine: number, error: unknown): Promise<void> {
+  if (!refusesIdentity(error)) return;
+  const identity = await ownIdentity().catch(() => null);
+  if (mine === generation && bus.state !== "connected") showSuspended(identity);
+}
+
+/** A step of a dial, shown unless the identity is known to be suspended (that stays until it connects). */
+function showStep(state: BusState, detail = bus.detail): void {
+  if (bus.state === "suspended") return;
+  bus.state = state;
+  bus.detail = detail;
 }
 
 function words(error: unknown): string {
@@ -154,7 +183,8 @@ async function run(mine: number): Promise<void> {
   const current = () => mine === generation;
   while (current()) {
     const retry = () => pause(RETRY_MS[Math.min(failures++, RETRY_MS.length - 1)]);
-    bus.state = "resolving";
+    showStep("resolving");
+    let identity: LinkedBusIdentity | null;
     let creds: string | null;
     let urls: string[];
     try {
@@ -169,7 +199,9 @@ async function run(mine: number): Promise<void> {
         return;
       }
       urls = plan.urls;
-      creds = await ownCreds();
+      identity = await ownIdentity();
+      // A suspended identity is not dialed: the hub would refuse it; its record is read again at the next try.
+      creds = identity?.active ? await readCredsFile(identity.id) : null;
     } catch (error) {
       if (!current()) return;
       bus.state = "offline";
@@ -178,13 +210,16 @@ async function run(mine: number): Promise<void> {
       continue;
     }
     if (!current()) return;
+    if (showSuspended(identity)) {
+      await retry();
+      continue;
+    }
     if (creds === null) {
       bus.state = "no-identity";
       bus.detail = "No bus identity is linked to your membership in this organization: an owner or admin can link one.";
       return;
     }
-    bus.state = "connecting";
-    bus.detail = "";
+    showStep("connecting", "");
     let nc: NatsConnection;
     // Attempts of the current outage; nats-core asks before each, and a reconnect starts the count anew.
     const outage = { attempts: 0, renewing: false };
@@ -205,6 +240,7 @@ async function run(mine: number): Promise<void> {
       if (!current()) return;
       bus.state = "offline";
       bus.detail = `Not connected: ${busErrorWords(error, urls)}.`;
+      await explainRefusal(mine, error);
       await retry();
       continue;
     }
@@ -227,9 +263,9 @@ async function run(mine: number): Promise<void> {
     if (!current()) return;
     connection = null;
     for (const interest of interests) interest.sub = undefined;
-    bus.state = "offline";
     bus.server = "";
-    bus.detail = closedWith ? `The bus closed the connection: ${busErrorWords(closedWith, urls)}.` : "The bus closed the connection.";
+    showStep("offline", closedWith ? `The bus closed the connection: ${busErrorWords(closedWith, urls)}.` : "The bus closed the connection.");
+    if (closedWith) await explainRefusal(mine, closedWith);
     await retry();
   }
 }
@@ -266,9 +302,8 @@ async function watch(nc: NatsConnection, mine: number, outage: { attempts: numbe
     if (mine !== generation) return;
     if (outage.renewing && (status.type === "forceReconnect" || status.type === "disconnect")) continue;
     if (status.type === "disconnect" || status.type === "reconnecting") {
-      bus.state = "reconnecting";
       bus.server = "";
-      bus.detail = outage.renewing ? "Switching to the renewed bus credential." : "The connection to the bus dropped; reconnecting by itself.";
+      showStep("reconnecting", outage.renewing ? "Switching to the renewed bus credential." : "The connection to the bus dropped; reconnecting by itself.");
     } else if (status.type === "reconnect") {
       outage.attempts = 0;
       outage.renewing = false;
@@ -276,7 +311,8 @@ async function watch(nc: NatsConnection, mine: number, outage: { attempts: numbe
       bus.server = status.server;
       bus.detail = "";
     } else if (status.type === "error") {
-      bus.detail = busErrorWords(status.error);
+      showStep(bus.state, busErrorWords(status.error));
+      void explainRefusal(mine, status.error);
     }
   }
 }

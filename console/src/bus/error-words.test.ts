@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { busErrorWords } from "./error-words";
+import { busErrorWords, refusesIdentity, suspendedWords } from "./error-words";
 
 const named = (name: string, message: string) => Object.assign(new Error(message), { name });
 
@@ -21,5 +21,19 @@ describe("busErrorWords", () => {
   it("keeps any other message as it is", () => {
     expect(busErrorWords(new Error("something else"))).toBe("something else");
     expect(busErrorWords("text")).toBe("text");
+  });
+
+  it("tells the hub's refusals of the credential itself from other errors", () => {
+    expect(refusesIdentity(new Error("'Authorization Violation'"))).toBe(true);
+    expect(refusesIdentity(new Error("'User Authentication Revoked'"))).toBe(true);
+    expect(refusesIdentity(new Error("Permissions Violation for Publish to \"x\""))).toBe(false);
+    expect(refusesIdentity(named("ConnectionError", ""))).toBe(false);
+  });
+
+  it("says a suspended identity is suspended, who mends it, and that the page reconnects by itself", () => {
+    const words = suspendedWords("browser-7");
+    expect(words).toContain("“browser-7” is suspended");
+    expect(words).toContain("owner or admin");
+    expect(words).not.toMatch(/reconnecting/i);
   });
 });
