@@ -96,7 +96,10 @@ try {
     };
   };
 
-  // Each route alone, conditional and not, at one client count: what a 304 saves.
+  // Each route alone, conditional and not, at one client count: what a 304 saves; and the server's floor
+  // (GET /api/health: no session, no query) on the same machine at the same moment.
+  const floor = await load(platform.url, 8, 2_000, { path: "/api/health" });
+  report(`GET /api/health (the floor), 8 clients, ${floor.perSecond.toFixed(0)} req/s, ${floor.errors} errors`, floor.latenciesMs, [50, 95, 99]);
   for (const [path, tagOf] of [["/api/me/identity", (d: Device) => d.identityTag], ["/api/me/leaf-config", (d: Device) => d.leafTag]] as const) {
     for (const conditional of [false, true]) {
       const next = (): LoadRequest => {
