@@ -69,6 +69,7 @@ export async function simulateSites(nc: NatsConnection, sites: readonly Simulate
     },
   });
   const beat = () => {
+    if (nc.isClosed()) return;
     for (const site of attached()) {
       nc.publish(agentSubjects(DEFAULT_SUBJECT_PREFIX, site.code).heartbeat, JSON.stringify({ version: "simulated", uptime: "1m", time: new Date().toISOString(), state: "ok" }));
     }
