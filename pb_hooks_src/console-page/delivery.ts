@@ -9,11 +9,19 @@ import { ENCODINGS, IMMUTABLE, REVALIDATE, acceptedEncodings, assetOf } from "./
 /** PocketBase's name for the static route's wildcard (apis.StaticWildcardParam). */
 const STATIC_PATH = "path";
 
-/** --publicDir as serve parsed it (examples/base registers the flag), read once per VM. */
+/**
+ * --publicDir as serve parsed it (examples/base registers the flag), read once per VM; "" when the binary
+ * has no such flag: then no file counts as an asset, and the stock route answers as it would alone.
+ */
 let publicDir: string | undefined;
 
 function exists(path: string): boolean {
-  publicDir ??= persistentFlagsOf(rootCommand()).getString("publicDir");
+  try {
+    publicDir ??= persistentFlagsOf(rootCommand()).getString("publicDir");
+  } catch {
+    publicDir = "";
+  }
+  if (!publicDir) return false;
   try {
     return !$os.stat($filepath.join(publicDir, path)).isDir();
   } catch {
