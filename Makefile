@@ -7,7 +7,7 @@ HOOKS_SRC := $(shell find pb_hooks_src sidecar common -name '*.ts' ! -name '*.te
 # The agent bundles what the deployables share (common/) too.
 AGENT_SRC := $(shell find agent/src common -name '*.ts' ! -name '*.test.ts' 2>/dev/null)
 # The console is rebuilt only when one of its sources changes.
-CONSOLE_SRC := $(shell find console/src common -type f ! -name '*.test.ts' 2>/dev/null) console/index.html console/vite.config.ts console/svelte.config.js console/package.json
+CONSOLE_SRC := $(shell find console/src common -type f ! -name '*.test.ts' 2>/dev/null) console/index.html console/boot.css console/vite.config.ts console/svelte.config.js console/package.json
 
 .PHONY: help install binaries types hooks agent console build typecheck deps docs run test test-unit test-e2e bench clean
 
