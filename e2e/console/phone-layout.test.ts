@@ -3,13 +3,15 @@
 // with a 60-character e-mail address. On every screen of the navigation: the page never scrolls sideways,
 // no response is >= 400 and axe finds nothing serious or critical; a screenshot of each screen at 360 px
 // and at desktop width goes to build/console-screenshots. Every "New …" dialog of a screen fits the width
-// and its backdrop covers the viewport's four corners. The header's Menu button (phone width) is a
-// disclosure a keyboard and a screen reader can use. And the Bus screen's small things: limits in one
+// and its backdrop covers the viewport's four corners, as do a Thing's dialog and a confirmation; Escape
+// closes each and focus goes back to its opener. Tab reaches the navigation and a screen's primary action.
+// The header's Menu button (phone width) is a disclosure a keyboard and a screen reader can use. And the Bus screen's small things: limits in one
 // order on every load, a role without restriction reads "any subject".
-import type { Page } from "playwright-core";
+import { join } from "node:path";
+import type { Locator, Page } from "playwright-core";
 import type { RecordModel } from "pocketbase";
 import { beforeAll, describe, expect, it } from "vitest";
-import { failedResponses, screenSettled, screenshot, seriousViolations, signInThroughForm } from "../harness/browser";
+import { SCREENSHOTS_DIR, failedResponses, screenSettled, screenshot, seriousViolations, signInThroughForm } from "../harness/browser";
 import { useConsole } from "../harness/console";
 import { PASSWORD, ROLES, createMember, createUser, seedOrganization, unique } from "../harness/world";
 
@@ -93,20 +95,30 @@ async function expectDialogCoversViewport(page: Page, where: string): Promise<vo
   await expectNoSidewaysScroll(page, where);
 }
 
-/** Every "New …" dialog of the screen: it fits, its backdrop covers the viewport, axe passes, Escape closes it. */
+/**
+ * The dialog `opener` opens: it fits, its backdrop covers the viewport, axe passes (a screenshot when
+ * `shot` names it); Escape closes it and focus goes back to `opener`.
+ */
+async function checkDialog(page: Page, where: string, opener: Locator, shot: string | null): Promise<void> {
+  await opener.click();
+  const dialog = page.getByRole("dialog");
+  await dialog.waitFor();
+  await expectDialogCoversViewport(page, where);
+  expect(await axeAfterFrame(page), where).toEqual([]);
+  // The viewport as the user sees it: a full-page shot would show the (fixed) backdrop stopping short.
+  if (shot) await page.screenshot({ path: join(SCREENSHOTS_DIR, `${shot}.png`) });
+  await page.keyboard.press("Escape");
+  await dialog.waitFor({ state: "hidden" });
+  expect(await opener.evaluate((element) => element === document.activeElement), `${where}: focus back on the opener`).toBe(true);
+}
+
+/** Every "New …" dialog of the screen, through checkDialog. */
 async function checkNewDialogs(page: Page, where: string, shots: boolean): Promise<void> {
   const openers = page.locator("main").getByRole("button", { name: /^New / });
   for (let i = 0; i < (await openers.count()); i++) {
     const opener = openers.nth(i);
     const label = (await opener.textContent())?.trim() ?? "";
-    await opener.click();
-    const dialog = page.getByRole("dialog");
-    await dialog.waitFor();
-    await expectDialogCoversViewport(page, `${where}, dialog ${label}`);
-    expect(await axeAfterFrame(page), `${where}, dialog ${label}`).toEqual([]);
-    if (shots) await screenshot(page, `phone-360-dialog-${slug(label)}`);
-    await page.keyboard.press("Escape");
-    await dialog.waitFor({ state: "hidden" });
+    await checkDialog(page, `${where}, dialog ${label}`, opener, shots ? `phone-360-dialog-${slug(label)}` : null);
   }
 }
 
@@ -116,7 +128,10 @@ async function walk(page: Page, who: Who, width: number, shots: string | null): 
   const titles = await nav.getByRole("link").allTextContents();
   for (const title of titles) {
     const where = `${who} at ${width} px on ${title}`;
-    await nav.getByRole("link", { name: title, exact: true }).click();
+    const link = nav.getByRole("link", { name: title, exact: true });
+    const box = (await link.boundingBox())!;
+    expect(box.x >= 0 && box.x + box.width <= width, `${where}: its navigation link within the width`).toBe(true);
+    await link.click();
     await screenSettled(page, title);
     await expectNoSidewaysScroll(page, where);
     expect(await axeAfterFrame(page), where).toEqual([]);
@@ -154,6 +169,39 @@ describe("console at phone width, every role, 60-character names", () => {
       }, WALK_TIMEOUT);
     }
   }
+});
+
+describe("console at 360 px: dialogs opened from a row, and the keyboard", () => {
+  it("owner: a Thing's dialog and a confirmation fit and their backdrops cover the viewport", async () => {
+    const { page, failures } = await signedIn(emails.owner, { width: 360, height: PHONE_HEIGHT });
+    await screenSettled(page, "Things");
+    await checkDialog(page, "Thing Thermostat", page.getByRole("button", { name: "Thermostat", exact: true }), "phone-360-dialog-thing");
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Invitations", exact: true }).click();
+    await screenSettled(page, "Invitations");
+    await checkDialog(page, "Revoke invitation", page.getByRole("button", { name: /^Revoke the invitation of / }).first(), "phone-360-dialog-revoke-invitation");
+    expect(failures).toEqual([]);
+    await page.context().close();
+  });
+
+  it("Tab reaches the navigation and the primary action; Enter opens its dialog with focus inside", async () => {
+    const { page } = await signedIn(emails.owner, { width: 360, height: PHONE_HEIGHT });
+    await screenSettled(page, "Things");
+    const reached: string[] = [];
+    for (let presses = 0; presses < 40 && !reached.includes("button New Thing"); presses++) {
+      await page.keyboard.press("Tab");
+      reached.push(await page.evaluate(() => {
+        const active = document.activeElement;
+        const where = active?.closest("nav") ? "nav " : "";
+        return `${where}${active?.tagName.toLowerCase() ?? ""} ${active?.textContent?.trim() ?? ""}`;
+      }));
+    }
+    expect(reached).toContain("nav a Things");
+    expect(reached).toContain("button New Thing");
+    await page.keyboard.press("Enter");
+    await page.getByRole("dialog", { name: "New Thing" }).waitFor();
+    expect(await page.evaluate(() => document.activeElement?.closest("dialog") !== null), "focus moved into the dialog").toBe(true);
+    await page.context().close();
+  });
 });
 
 describe("console at desktop width, every role, 60-character names", () => {
