@@ -8,7 +8,8 @@ import type { NatsConnection, Subscription } from "@nats-io/nats-core";
 import PocketBase from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountNoticeSubject, noticeSlotOf, overlayNoticeSubject, parseNotice, userNoticeSubject, type Notice } from "../../common/bus/notices";
-import { connectWithCreds, startPlatformWithBus, type PlatformWithBus } from "../harness/bus";
+import { connectWithCreds, eventually, startPlatformWithBus, type PlatformWithBus } from "../harness/bus";
+import { sqlite } from "../harness/sqlite";
 import { createOrganization, unique } from "../harness/world";
 import { createFleet } from "../harness/fleet";
 import { postThing } from "../harness/agent";
@@ -138,4 +139,27 @@ describe("change notices", () => {
     expect((await everything).length).toBe(0);
     expect(theirAccount).not.toBe(payloadOf(listener.jwt as string).nats.issuer_account);
   });
+
+  it("migration 1764000017 gives existing users slots in creation order, and the upkeep re-mints their credentials to carry them", async () => {
+    const org = await createOrganization(su, "Upgraded");
+    const [first, second] = [await newUser(org.id), await newUser(org.id)];
+    // What the previous release left: users without a slot or a tagged credential, the migration not run.
+    const oldCreds = await su.collection("bus_users").update(first.id, { regenerate: true });
+    sqlite(bus.platform.dataDir, [
+      `UPDATE bus_users SET notice_slot = 0 WHERE organization = '${org.id}';`,
+      "DELETE FROM _migrations WHERE file = '1764000017_change_notices.js';",
+    ].join("\n"));
+    const migrated = await bus.platform.command(["migrate", "up"]);
+    expect(migrated.code, migrated.stderr).toBe(0);
+    const slots = JSON.parse(sqlite(bus.platform.dataDir, `SELECT id, notice_slot FROM bus_users WHERE organization = '${org.id}' ORDER BY created, id;`, { json: true }) || "[]") as { id: string; notice_slot: number }[];
+    expect(slots.map((row) => row.notice_slot)).toEqual([-1, -2]);
+    expect(slots.map((row) => row.id)).toEqual([first.id, second.id]);
+
+    // The upkeep (every minute at the default lifetime) re-mints them: positive slots, tagged credentials.
+    let reminted = first;
+    expect(await eventually(async () => (reminted = await su.collection("bus_users").getOne(first.id)).notice_slot === 1, 75_000)).toBe(true);
+    expect(noticeSlotOf(payloadOf(reminted.jwt as string).nats.tags)).toBe(1);
+    expect(reminted.public_key).toBe(oldCreds.public_key);
+    expect(await eventually(async () => (await su.collection("bus_users").getOne(second.id)).notice_slot === 2, 10_000)).toBe(true);
+  }, 120_000);
 });
