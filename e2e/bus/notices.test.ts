@@ -140,6 +140,15 @@ describe("change notices", () => {
     expect(theirAccount).not.toBe(payloadOf(listener.jwt as string).nats.issuer_account);
   });
 
+  it("concurrent creations in one organization each get a slot of their own", async () => {
+    const org = await createOrganization(su, "Racing");
+    const created = await Promise.all(Array.from({ length: 12 }, () => newUser(org.id)));
+    const slots = created.map((user) => user.notice_slot as number);
+    expect(new Set(slots).size).toBe(12);
+    expect(slots.every((slot) => slot >= 1 && slot <= 12)).toBe(true);
+    expect(created.map((user) => noticeSlotOf(payloadOf(user.jwt as string).nats.tags))).toEqual(slots);
+  });
+
   it("migration 1764000017 gives existing users slots in creation order, and the upkeep re-mints their credentials to carry them", async () => {
     const org = await createOrganization(su, "Upgraded");
     const [first, second] = [await newUser(org.id), await newUser(org.id)];
