@@ -140,13 +140,21 @@ describe("change notices", () => {
     expect(theirAccount).not.toBe(payloadOf(listener.jwt as string).nats.issuer_account);
   });
 
-  it("concurrent creations in one organization each get a slot of their own", async () => {
+  it("concurrent creations in one organization each get a slot of their own, in their credential", async () => {
     const org = await createOrganization(su, "Racing");
     const created = await Promise.all(Array.from({ length: 12 }, () => newUser(org.id)));
     const slots = created.map((user) => user.notice_slot as number);
     expect(new Set(slots).size).toBe(12);
     expect(slots.every((slot) => slot >= 1 && slot <= 12)).toBe(true);
     expect(created.map((user) => noticeSlotOf(payloadOf(user.jwt as string).nats.tags))).toEqual(slots);
+
+    // Through POST /api/org/things, whose credentials are minted before the transaction on a likely slot.
+    const fleet = await createFleet(bus.platform, "Racing things");
+    const things = await Promise.all(Array.from({ length: 8 }, () => postThing(fleet.owner, { name: unique("racer"), bus: { mode: "auto" } })));
+    const users = await Promise.all(things.map(async (made) => su.collection("bus_users").getOne((await su.collection("things").getOne(made.id)).bus_user as string)));
+    const thingSlots = users.map((user) => user.notice_slot as number);
+    expect(new Set(thingSlots).size).toBe(8);
+    expect(users.map((user) => noticeSlotOf(payloadOf(user.jwt as string).nats.tags))).toEqual(thingSlots);
   });
 
   it("migration 1764000017 gives existing users slots in creation order, and the upkeep re-mints their credentials to carry them", async () => {

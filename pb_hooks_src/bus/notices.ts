@@ -80,8 +80,16 @@ export const noticeSlotTag = (slot: number): string => `${NOTICE_SLOT_TAG}${slot
  */
 export function nextNoticeSlot(tx: CoreApp, n: CollectionNames, organization: string): number {
   takeWriteLock(tx);
+  return likelyNoticeSlot(tx, n, organization);
+}
+
+/**
+ * The slot a creation will likely get, read before its transaction (a credential minted ahead,
+ * lib/presigned.ts): the transaction reads it again and mints anew if another creation took it.
+ */
+export function likelyNoticeSlot(app: CoreApp, n: CollectionNames, organization: string): number {
   const row = new DynamicModel({ highest: 0 });
-  tx.db()
+  app.db()
     .newQuery(`SELECT COALESCE(MAX(ABS(notice_slot)), 0) AS highest FROM {{${n.bus_users}}} WHERE organization = {:org}`)
     .bind({ org: organization })
     .one(row);

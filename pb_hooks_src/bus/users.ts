@@ -15,7 +15,7 @@ import { sealSecret, unsealSecret } from "../lib/secrets";
 import { newNkeys, signJwt } from "./signer";
 import { WILDCARD } from "./expiry";
 import { lifetimeForMint } from "./lifetime";
-import { nextNoticeSlot, noticeSlotTag, withNotices } from "./notices";
+import { likelyNoticeSlot, nextNoticeSlot, noticeSlotTag, withNotices } from "./notices";
 
 /** A revocation this write adds to the account: the key and its cutoff second. */
 export interface Revocation {
@@ -68,7 +68,7 @@ export function prepareNewUser(tx: CoreApp, n: CollectionNames, user: core.Recor
 export function presignUser(app: CoreApp, n: CollectionNames, user: core.Record): string | undefined {
   const account = accountOf(app, n, user.getString("organization"));
   if (!account) return undefined;
-  user.set("notice_slot", nextNoticeSlot(app, n, user.getString("organization")));
+  user.set("notice_slot", likelyNoticeSlot(app, n, user.getString("organization")));
   replaceKey(user);
   mint(app, n, user, account);
   const id = newRecordId();
