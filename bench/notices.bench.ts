@@ -40,7 +40,7 @@ try {
     const nc = await connectWithCreds(bus.busUrl, listenerCreds);
     open.push(nc);
     for (let slot = 1 + c; slot <= DEVICES; slot += CONNECTIONS) {
-      nc.subscribe(userNoticeSubject(accountPub, slot), { callback: () => arrivals.push(now()) });
+      nc.subscribe(userNoticeSubject(accountPub, slot), { callback: () => void arrivals.push(now()) });
     }
     await nc.flush();
   }
