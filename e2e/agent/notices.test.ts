@@ -7,11 +7,10 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { enrollAgent, postThing, runEnrolled, type AgentProcess } from "../harness/agent";
+import { runBusDevice, type AgentProcess } from "../harness/agent";
 import { busAccepts, startPlatformWithBus, type PlatformWithBus } from "../harness/bus";
 import { createFleet, type Fleet } from "../harness/fleet";
 import { checkBecomes } from "../harness/readiness";
-import { unique } from "../harness/world";
 
 let bus: PlatformWithBus;
 let fleet: Fleet;
@@ -31,17 +30,8 @@ afterAll(async () => {
 });
 
 async function enrolledAgent(syncInterval: string) {
-  const made = await postThing(fleet.owner, { name: unique("noticed"), bus: { mode: "auto" } });
-  const stateDir = join(scratch, made.code);
-  await enrollAgent(bus.platform.url, made, stateDir);
-  const { agent, url } = await runEnrolled(stateDir, {
-    AGENT_PLATFORM_SYNC_INTERVAL: syncInterval,
-    AGENT_BUS_SERVERS: bus.busUrl,
-    AGENT_OVERLAY_ENABLED: "false",
-    AGENT_LOG_LEVEL: "debug",
-  });
+  const { made, stateDir, agent, url } = await runBusDevice(bus.platform.url, bus.busUrl, fleet.owner, scratch, { AGENT_PLATFORM_SYNC_INTERVAL: syncInterval });
   running.push(agent);
-  await checkBecomes(url, "bus", "ok", { path: "/ready", withinMs: 20_000 });
   const thing = await fleet.su.collection("things").getOne(made.id);
   return { agent, url, stateDir, busUser: thing.bus_user as string, creds: () => readFileSync(join(stateDir, "bus.creds"), "utf8") };
 }

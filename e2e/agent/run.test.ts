@@ -7,11 +7,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { enrollAgent, postThing, runEnrolled, type AgentProcess } from "../harness/agent";
+import { enrollAgent, runBusDevice, type AgentProcess } from "../harness/agent";
 import { connectWithCreds, startPlatformWithBus, type PlatformWithBus } from "../harness/bus";
 import { createFleet, type Fleet } from "../harness/fleet";
 import { checkBecomes, checkOf, readyWhen } from "../harness/readiness";
-import { unique } from "../harness/world";
 
 const SYNC_INTERVAL = "2s";
 
@@ -47,21 +46,14 @@ interface Device {
 
 /** Creates a Thing with a bus identity, enrolls it (password on stdin) and runs the agent for it. */
 async function enrolledAgent(env: Record<string, string> = {}): Promise<Device> {
-  const made = await postThing(fleet.owner, { name: unique("device"), bus: { mode: "auto" } });
-  const stateDir = join(scratch, made.code);
-  await enrollAgent(bus.platform.url, made, stateDir);
-  const { agent, url } = await runEnrolled(stateDir, {
+  const { made, stateDir, agent, url } = await runBusDevice(bus.platform.url, bus.busUrl, fleet.owner, scratch, {
     AGENT_PLATFORM_SYNC_INTERVAL: SYNC_INTERVAL,
-    AGENT_BUS_SERVERS: bus.busUrl,
     AGENT_BUS_HEARTBEAT_INTERVAL: "1s",
-    AGENT_OVERLAY_ENABLED: "false",
     ...env,
   });
   running.push(agent);
   const thing = await fleet.su.collection("things").getOne(made.id);
-  const device = { id: made.id, code: made.code, email: made.email, busUser: thing.bus_user as string, stateDir, agent, url };
-  await checkBecomes(device.url, "bus", "ok", { path: "/ready", withinMs: 20_000 });
-  return device;
+  return { id: made.id, code: made.code, email: made.email, busUser: thing.bus_user as string, stateDir, agent, url };
 }
 
 const becomes = (device: Device, name: string, state: string, withinMs = 30_000) => checkBecomes(device.url, name, state, { path: "/ready", withinMs });

@@ -5,9 +5,11 @@ import { existsSync } from "node:fs";
 import type PocketBase from "pocketbase";
 import { runBounded } from "../../agent/src/lib/child";
 import { AGENT_NODE_FLAGS } from "../../agent/src/service/node-flags";
+import { join } from "node:path";
 import { freePort } from "./ports";
+import { checkBecomes } from "./readiness";
 import { REPO_ROOT } from "./process";
-import type { World } from "./world";
+import { unique, type World } from "./world";
 
 export const AGENT_BUNDLE = `${REPO_ROOT}agent/dist/agent.mjs`;
 
@@ -93,6 +95,25 @@ export async function runEnrolled(stateDir: string, env: Record<string, string>,
     env: { AGENT_STATE_DIR: stateDir, AGENT_OBSERVABILITY_ADDR: `127.0.0.1:${observed}`, AGENT_OBSERVABILITY_INTERVAL: "500ms", ...env },
   });
   return { agent, url: `http://127.0.0.1:${observed}` };
+}
+
+/**
+ * A Thing with a bus identity created by `owner` through POST /api/org/things, enrolled into
+ * `scratch/<code>` and running `agent run` against the hub at `busUrl` (overlay off, `env` added), once its
+ * bus check is ok.
+ */
+export async function runBusDevice(platformUrl: string, busUrl: string, owner: PocketBase, scratch: string, env: Record<string, string>): Promise<{ made: MadeThing; stateDir: string; agent: AgentProcess; url: string }> {
+  const made = await postThing(owner, { name: unique("device"), bus: { mode: "auto" } });
+  const stateDir = join(scratch, made.code);
+  await enrollAgent(platformUrl, made, stateDir);
+  const { agent, url } = await runEnrolled(stateDir, { AGENT_BUS_SERVERS: busUrl, AGENT_OVERLAY_ENABLED: "false", ...env });
+  try {
+    await checkBecomes(url, "bus", "ok", { path: "/ready", withinMs: 20_000 });
+  } catch (err) {
+    await agent.stop();
+    throw err;
+  }
+  return { made, stateDir, agent, url };
 }
 
 export function startAgent(args: string[], options: AgentOptions = {}): AgentProcess {
