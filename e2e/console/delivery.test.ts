@@ -3,8 +3,9 @@
 // client accepts them, within the sign-in budgets counted as bytes received (scripts/console-sizes.mjs
 // counts them as gzip of the built files); a client that accepts no encoding gets the identical files
 // unencoded. Hashed assets are cached for a year, index.html is revalidated. Chromium, loading the sign-in
-// page cold, receives every script and stylesheet encoded and within the same budgets; index.html paints
-// the card with the operator's logo before any script has run, and it goes once the console has mounted.
+// page cold, receives every script and stylesheet encoded and within the same budgets; index.html asks for
+// its stylesheets and the logo before any script, paints the card with the operator's logo before any
+// script has run, and the card goes once the console has mounted.
 import { readFileSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
@@ -92,6 +93,14 @@ describe("what is not a hashed asset", () => {
       expect(response.headers["content-type"], path).toContain("text/html");
       expect(response.headers["cache-control"], path).toBe("no-cache");
     }
+  });
+
+  it("index.html asks for what its first paint needs (stylesheets, the logo) before any script", async () => {
+    const html = (await get("/signin")).body.toString("utf8");
+    const firstScript = html.search(/<script |<link rel="modulepreload"/);
+    const needed = [...html.matchAll(/<link rel="stylesheet"[^>]*>|<link rel="preload" href="\/branding\/logo.svg"[^>]*>/g)];
+    expect(needed.length).toBe(files.css.length + 2); // the built stylesheets, theme.css and the logo
+    for (const link of needed) expect(link.index, link[0]).toBeLessThan(firstScript);
   });
 
   it("a missing asset gets the index fallback, neither encoded nor cached for a year", async () => {
