@@ -4,6 +4,7 @@
 // a 400 that writes nothing.
 import type PocketBase from "pocketbase";
 import { describe, expect, it } from "vitest";
+import { accountNoticeSubject, noticeSlotOf, otherSlotsDenied, overlayNoticeSubject, userNoticeSubject } from "../../common/bus/notices";
 import { PASSWORD, client, createMember, createOrganization, useWorld, unique } from "../harness/world";
 
 const { platform, world: w } = useWorld();
@@ -241,7 +242,12 @@ describe("bus permissions", () => {
       organization: w.a.organization.id, name: unique("perm"), publish_permissions: { allow: ["telemetry.>"], deny: ["telemetry.secret"] }, subscribe_permissions: ["cmd.>"],
     });
     const claims = JSON.parse(Buffer.from((await w.su.collection("bus_users").getOne(user.id)).jwt.split(".")[1], "base64url").toString());
-    expect(claims.nats.pub).toEqual({ allow: ["telemetry.>"], deny: ["telemetry.secret"] });
-    expect(claims.nats.sub).toEqual({ allow: ["cmd.>"] });
+    // With the change notices every credential carries (common/bus/notices.ts): its own, none of another's.
+    const slot = noticeSlotOf(claims.nats.tags) as number;
+    expect(claims.nats.pub).toEqual({ allow: ["telemetry.>"], deny: ["telemetry.secret", "_PN.>"] });
+    expect(claims.nats.sub).toEqual({
+      allow: ["cmd.>", userNoticeSubject("*", slot), accountNoticeSubject("*"), overlayNoticeSubject("*")],
+      deny: otherSlotsDenied(slot),
+    });
   });
 });
