@@ -20,11 +20,10 @@ import {
   userNoticeSubject,
   type Notice,
 } from "../../common/bus/notices";
-import type { ImportClaim, Permissions } from "./claims";
 import { badRequest } from "../lib/errors";
 import { findByField, findRecord } from "../lib/collections";
-import { findOperator, operatorKeys, unsealSystemCreds } from "./operator";
-import { NOTICE_EXPORT, systemAccountClaims } from "./claims";
+import { findOperator, operatorKeys, SYSTEM_OPERATOR, unsealSystemCreds } from "./operator";
+import { NOTICE_EXPORT, systemAccountClaims, type ImportClaim, type Permissions } from "./claims";
 import { jwtPayload } from "./issued-at";
 import { signJwt } from "./signer";
 import { publishClaim } from "./publish";
@@ -165,7 +164,7 @@ export function ensureNoticeExport(app: CoreApp): boolean {
   const systemSigningKey = nats.signing_keys?.[0];
   if (!systemSigningKey) return false;
   const jwt = signJwt(operatorKeys(app).signingSeed, systemAccountClaims(operator.getString("sys_account_pub"), systemSigningKey, [NOTICE_EXPORT]));
-  app.db().newQuery("UPDATE {{bus_system_operator}} SET sys_account_jwt = {:jwt} WHERE id = {:id}").bind({ jwt, id: operator.id }).execute();
+  app.db().newQuery(`UPDATE {{${SYSTEM_OPERATOR}}} SET sys_account_jwt = {:jwt} WHERE id = {:id}`).bind({ jwt, id: operator.id }).execute();
   const outcome = publishClaim(app, jwt);
   if (!outcome.ok) app.logger().warn("bus: the system account's notice export is recorded; the bus takes it at its next start", "reason", outcome.message);
   return true;
