@@ -37,4 +37,12 @@ describe("a revocation list as stored text", () => {
     expect(withRevocation("{}", A, -1)).toBeUndefined();
     expect(withRevocation("{}", A, 1.5)).toBeUndefined();
   });
+
+  it("reads and raises an entry stored with spaces around its colon, as an edit may have written it", () => {
+    const spaced = `{ "${A}" : 100, "*":\t50 }`;
+    expect(cutoffIn(spaced, A)).toBe(100);
+    expect(cutoffIn(spaced, "*")).toBe(50);
+    expect(JSON.parse(withRevocation(spaced, A, 300) as string)).toEqual({ [A]: 300, "*": 50 });
+    expect(withRevocation(spaced, A, 100)).toBeUndefined();
+  });
 });
