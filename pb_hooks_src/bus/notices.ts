@@ -27,6 +27,7 @@ import { NOTICE_EXPORT, systemAccountClaims, type ImportClaim, type Permissions 
 import { jwtPayload } from "./issued-at";
 import { signJwt } from "./signer";
 import { publishClaim } from "./publish";
+import { accountPublicKey } from "./account-key";
 import { serverUrls } from "./server-port";
 import { writeRefusal } from "../replication/lease";
 import { takeWriteLock } from "../lib/transaction";
@@ -180,7 +181,7 @@ export function noticesAfterCommit(app: CoreApp, n: CollectionNames, record: cor
   const name = record.collection().name;
   const organization = record.getString("organization");
   const revision = record.getString("updated");
-  const accountPub = () => findByField(app, n.bus_accounts, "organization", organization)?.getString("public_key") ?? "";
+  const accountPub = () => accountPublicKey(app, n, organization);
   const slotOf = (userId: string) => findRecord(app, n.bus_users, userId)?.getInt("notice_slot") ?? 0;
   if (name === n.bus_users) publishNotices(app, [userNotice(accountPub(), record.getInt("notice_slot"), "bus_user", revision)]);
   else if (name === n.things) publishNotices(app, [userNotice(accountPub(), slotOf(record.getString("bus_user")), "thing", revision)]);
