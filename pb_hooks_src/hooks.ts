@@ -3,7 +3,7 @@
 import { currentConfig } from "./config/runtime";
 import { recordOf, requestOfRecordEvent } from "./lib/events";
 import { collectionNames } from "./schema/names";
-import { busEffects, publishAfterCommit, withdrawDeletedAccount } from "./bus/effects";
+import { busEffects, publishAfterCommit, publishAfterDelete } from "./bus/effects";
 import { noticesAfterCommit } from "./bus/notices";
 import { busStatusCollections } from "./bus/enrich";
 import { COUNTED_LISTS } from "./schema/row-counts";
@@ -47,7 +47,7 @@ export function hookTags(): {
   return {
     prepared: [n.invites, n.things],
     membershipDeletes: [n.memberships],
-    published: [n.bus_accounts],
+    published: [n.bus_accounts, n.bus_users],
     noticed: [n.bus_users, n.things, n.overlay_hosts, n.overlay_ca],
     busStatus: busStatusCollections(n),
     hostConfigs: [n.overlay_hosts],
@@ -158,7 +158,10 @@ export function execute(e: core.RecordEvent, action: WriteAction): void {
   withApiErrors(() => journal(e, action, effects));
 }
 
-/** onRecordAfterCreateSuccess / AfterUpdateSuccess (hookTags().published): what must follow the commit (bus publication). */
+/**
+ * onRecordAfterCreateSuccess / AfterUpdateSuccess (hookTags().published): what must follow the commit (an
+ * account's publication, a bus user's pending revocations signed).
+ */
 export function afterCommit(e: core.RecordEvent): void {
   publishAfterCommit(e.app, collectionNames(currentConfig()), recordOf(e));
 }
@@ -168,7 +171,7 @@ export function afterNoticedCommit(e: core.RecordEvent): void {
   noticesAfterCommit(e.app, collectionNames(currentConfig()), recordOf(e));
 }
 
-/** onRecordAfterDeleteSuccess (hookTags().published): a deleted account is withdrawn from the bus. */
-export function afterAccountDelete(e: core.RecordEvent): void {
-  withdrawDeletedAccount(e.app, collectionNames(currentConfig()), recordOf(e));
+/** onRecordAfterDeleteSuccess (hookTags().published): a deleted account withdrawn, a deleted user's revocation signed. */
+export function afterDeleteCommit(e: core.RecordEvent): void {
+  publishAfterDelete(e.app, collectionNames(currentConfig()), recordOf(e));
 }

@@ -150,7 +150,8 @@ cronAdd(
   },
 );
 
-// Bus publication follows the commit of an account's change (its outcome is recorded on the account).
+// Bus publication follows the commit of an account's change (its outcome is recorded on the account), and
+// of a bus user's write that left a revocation pending (bus/pending-revocations.ts).
 onRecordAfterCreateSuccess((e) => {
   e.next();
   (require(`${__hooks}/lib/platform.js`) as Platform).hooks.afterCommit(e);
@@ -163,7 +164,7 @@ onRecordAfterUpdateSuccess((e) => {
 
 onRecordAfterDeleteSuccess((e) => {
   e.next();
-  (require(`${__hooks}/lib/platform.js`) as Platform).hooks.afterAccountDelete(e);
+  (require(`${__hooks}/lib/platform.js`) as Platform).hooks.afterDeleteCommit(e);
 }, ...tags.published);
 
 // Change notices follow the commit of a write that changes what a device reads (bus/notices.ts).
@@ -292,6 +293,11 @@ routerAdd("POST", "/api/platform/lease", (e) => {
 // A hub node back from an outage, as the sidecar's node watch sees it: the claims it missed are pushed.
 routerAdd("POST", "/api/platform/bus/node-back", (e) => {
   (require(`${__hooks}/lib/platform.js`) as Platform).bus.nodeBackRoute(e);
+}, $apis.skipSuccessActivityLog());
+
+// A claim whose revocations were committed unsigned, signed and pushed once their write has answered.
+routerAdd("POST", "/api/platform/bus/sign-claim", (e) => {
+  (require(`${__hooks}/lib/platform.js`) as Platform).bus.signClaimRoute(e);
 }, $apis.skipSuccessActivityLog());
 
 // The credential upkeep on the sidecar's schedule: renewals before expiry, revocation entries pruned.

@@ -16,9 +16,10 @@ import { busReplicationWanted, holdLeaseIfWanted, releaseLease, stopReplication 
 import { leaseRoute } from "./replication/routes";
 import { optimizeWithoutCheckpoint } from "./replication/optimize-job";
 import { reconcileAccounts, reconcileAtStart } from "./bus/reconcile";
-import { leafConfigRoute, nodeBackRoute, rotateRoute, signingKeysRoute, upkeepRoute } from "./bus/routes";
+import { leafConfigRoute, nodeBackRoute, rotateRoute, signClaimRoute, signingKeysRoute, upkeepRoute } from "./bus/routes";
 import { markUnexpiringCredentials } from "./bus/upkeep";
 import { assignNoticeSlots } from "./bus/notices";
+import { signAllPendingRevocations } from "./bus/effects";
 import { answerStarted } from "./observability/readiness/platform";
 import { allowCaseVariantMailboxes, requireUniqueMailboxes } from "./tenancy/email-migration";
 
@@ -87,8 +88,10 @@ export const bus = {
   signingKeysRoute,
   nodeBackRoute,
   upkeepRoute,
+  signClaimRoute,
   markUnexpiringCredentials,
   assignNoticeSlots: (app: CoreApp) => assignNoticeSlots(app, collectionNames(currentConfig())),
+  signPendingRevocations: (app: CoreApp) => signAllPendingRevocations(app, collectionNames(currentConfig())),
 };
 // `serve --bus`: the nats-server child's stop (onTerminate; loader.ts#startServing starts it).
 export const busServer = { stop: stopEmbedded };

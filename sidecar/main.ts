@@ -12,6 +12,7 @@ import type { LeaseHoldRequest } from "../common/sidecar/protocol";
 import { pocketBasePost } from "./pocketbase-client";
 import { Prober } from "./prober";
 import { startUpkeep } from "./upkeep";
+import { DeferredClaims } from "./deferred-claims";
 import type { Repeating } from "./repeat";
 import { v1Routes } from "./routes";
 import { createSidecarServer } from "./server";
@@ -40,7 +41,13 @@ async function main(): Promise<void> {
     await lease?.stop(true);
     lease = undefined;
   };
-  const server = createSidecarServer({ token, routes: v1Routes({ nats, holdLease, releaseLease, nowSeconds: () => Math.floor(Date.now() / 1000) }), maxBodyBytes: MAX_BODY_BYTES });
+  const deferredClaims = post && new DeferredClaims(post, warn);
+  const signClaimLater = deferredClaims ? (account: string) => void deferredClaims.hand(account) : undefined;
+  const server = createSidecarServer({
+    token,
+    routes: v1Routes({ nats, holdLease, releaseLease, signClaimLater, nowSeconds: () => Math.floor(Date.now() / 1000) }),
+    maxBodyBytes: MAX_BODY_BYTES,
+  });
 
   const prober = probe && post && new Prober(probe, { post, now: Date.now });
   const nodeWatch = probe?.busNodes && post && new NodeWatch(probe.busNodes, { post, readNodes: busNodes, warn });

@@ -47,6 +47,8 @@ export interface RouteDeps {
   holdLease?: (request: LeaseHoldRequest) => void;
   /** Lets the lease go at once (serve's stop, after Litestream's last upload). */
   releaseLease?: () => Promise<void>;
+  /** Has an account's claim signed after its write (sidecar/deferred-claims.ts); absent outside serve. */
+  signClaimLater?: (account: string) => void;
   /** Unix seconds; a parameter so tests can pin iat. */
   nowSeconds: () => number;
 }
@@ -139,6 +141,16 @@ export function v1Routes(deps: RouteDeps): Routes {
         if (request.servers.length === 0 || !request.servers.every((url) => /^[a-z][a-z0-9+.-]*:\/\/\S+$/i.test(url))) throw new HttpError(400, "servers: bus URLs");
         deps.holdLease(request);
         return { ok: true };
+      }),
+    ],
+    [
+      "/v1/bus/sign-later",
+      post((body) => {
+        if (!deps.signClaimLater) throw new HttpError(409, "claims are signed after their write only by the sidecar of serve");
+        const account = stringField(body, "account");
+        if (!/^[a-z0-9]{1,64}$/.test(account)) throw new HttpError(400, "account: a record id");
+        deps.signClaimLater(account);
+        return { queued: true };
       }),
     ],
     [

@@ -109,4 +109,15 @@ describe("sidecar server", () => {
     for (const p of pairs) expect([Buffer.from(p.private, "base64").length, Buffer.from(p.public, "base64").length]).toEqual([32, 32]);
     expect((await call("/v1/x25519", { count: 0 })).status).toBe(400);
   });
+
+  it("takes an account's claim to sign after its write only under serve, and only a record id", async () => {
+    const refused = await call("/v1/bus/sign-later", { account: "abc123" });
+    expect(refused.status).toBe(409);
+    expect(refused.json).toEqual({ error: "claims are signed after their write only by the sidecar of serve" });
+    const handed: string[] = [];
+    const route = v1Routes({ nats: new NatsPool(), nowSeconds: () => 0, signClaimLater: (account) => handed.push(account) }).get("/v1/bus/sign-later");
+    expect(route?.handle({ account: "abc123" })).toEqual({ queued: true });
+    expect(() => route?.handle({ account: "../../etc" })).toThrow("account: a record id");
+    expect(handed).toEqual(["abc123"]);
+  });
 });

@@ -60,3 +60,20 @@ export function processesWithArgument(arg: string): number[] {
   }
   return pids;
 }
+
+/** The pids of the sidecar serve started for the platform of `dataDir` (the child of its serve process). */
+export function sidecarPids(dataDir: string): number[] {
+  const serve = processesWithArgument(dataDir);
+  return readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+        const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+        return serve.includes(ppid) && readFileSync(`/proc/${entry}/cmdline`, "utf8").includes("sidecar");
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}

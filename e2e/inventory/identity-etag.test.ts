@@ -2,11 +2,10 @@
 // an unchanged poll answers 304 on a validator over the rows' stamps, with nothing built and the signing
 // sidecar not needed; every kind of change that alters the answer alters the tag, including a peer's
 // blocklisting under the same CA, an entry's expiry with no write at all, and a restart.
-import { readdirSync, readFileSync } from "node:fs";
 import type PocketBase from "pocketbase";
 import { describe, expect, it } from "vitest";
 import { eventually } from "../harness/bus";
-import { processesWithArgument } from "../harness/process";
+import { sidecarPids } from "../harness/process";
 import { sqlite } from "../harness/sqlite";
 import { PASSWORD, useWorld } from "../harness/world";
 
@@ -37,23 +36,6 @@ async function expectSeen(thing: PocketBase, change: () => Promise<unknown>, inc
   return after;
 }
 
-/** The pids of the sidecar serve started for this platform (the child of the serve process of its data dir). */
-function sidecarPids(): number[] {
-  const serve = processesWithArgument(platform.dataDir);
-  return readdirSync("/proc")
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((entry) => {
-      try {
-        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-        const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-        return serve.includes(ppid) && readFileSync(`/proc/${entry}/cmdline`, "utf8").includes("sidecar");
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
-
 describe("GET /api/me/identity with If-None-Match", () => {
   it("answers 304 with no body to the current tag, a tag per asked material, and keeps answering while the signing sidecar is stopped", async () => {
     const thing = await w.client("thing");
@@ -70,7 +52,7 @@ describe("GET /api/me/identity with If-None-Match", () => {
     expect(withCreds.etag).not.toBe(first.etag);
     expect((await poll(thing, "")).etag).toBe(first.etag);
 
-    const sidecars = sidecarPids();
+    const sidecars = sidecarPids(platform.dataDir);
     expect(sidecars.length).toBe(1);
     process.kill(sidecars[0], "SIGSTOP");
     try {

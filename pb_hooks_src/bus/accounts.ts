@@ -15,6 +15,7 @@ import { newNkeys, signJwt, signJwtWithStoredJson } from "./signer";
 import { WILDCARD, prunedRevocations, type RevocationList } from "./expiry";
 import { cutoffIn } from "./revocation-text";
 import { longestLifetime } from "./lifetime";
+import { takePendingRevocations } from "./pending-revocations";
 
 export function accountOf(app: CoreApp, n: CollectionNames, organizationId: string): core.Record | undefined {
   return findByField(app, n.bus_accounts, "organization", organizationId);
@@ -126,7 +127,10 @@ export function signedAccountJwt(app: CoreApp, n: CollectionNames, account: core
  * through when an entry may be due: a revocation appends an entry due last.
  */
 export function signForSave(app: CoreApp, n: CollectionNames, account: core.Record, previous: core.Record | undefined): void {
-  const stored = rawJsonOf(account, "revocations");
+  // Revocations committed on their own (pending-revocations.ts) join the list with any save of the account.
+  const recorded = rawJsonOf(account, "revocations");
+  const stored = previous ? takePendingRevocations(app, account.id, recorded) : recorded;
+  if (stored !== recorded) account.set("revocations", stored);
   const wildcard = cutoffIn(stored, WILDCARD);
   const now = Math.floor(Date.now() / 1000);
   const dueAt = previous?.getInt("revocations_prune_at") ?? 0;
@@ -139,11 +143,16 @@ export function signForSave(app: CoreApp, n: CollectionNames, account: core.Reco
     account.set("jwt", signedClaimWithinLimit(app, n, account, 0, { stored, entries: countEntries(stored) }));
     return;
   }
-  const recorded = jsonOf<RevocationList | null>(account, "revocations") ?? {};
-  const { list, nextPruneAt } = prunedRevocations(recorded, { now, longestLifetime: longestLifetime(app), unexpiringUntil });
-  if (list !== recorded) account.set("revocations", JSON.stringify(list));
+  const parsed = jsonOf<RevocationList | null>(account, "revocations") ?? {};
+  const { list, nextPruneAt } = prunedRevocations(parsed, { now, longestLifetime: longestLifetime(app), unexpiringUntil });
+  if (list !== parsed) account.set("revocations", JSON.stringify(list));
   account.set("revocations_prune_at", nextPruneAt);
   account.set("jwt", signedClaimWithinLimit(app, n, account, 0, list));
+}
+
+function refuseOversizeClaim(length: number): void {
+  const problem = accountClaimSizeProblem(length);
+  if (problem) throw badRequest(problem);
 }
 
 /** A revocation list as its stored JSON text, with its number of entries (0: signed without the field). */
@@ -164,8 +173,7 @@ function countEntries(stored: string): number {
 /** The account's claim as recorded, signed; refused (400) when the bus could not take it. */
 export function signedClaimWithinLimit(app: CoreApp, n: CollectionNames, account: core.Record, issuedAfter = 0, revocations?: RevocationList | StoredList): string {
   const jwt = signedAccountJwt(app, n, account, issuedAfter, revocations);
-  const problem = accountClaimSizeProblem(jwt);
-  if (problem) throw badRequest(problem);
+  refuseOversizeClaim(jwt.length);
   return jwt;
 }
 

@@ -268,10 +268,10 @@ export function credentialSizeProblem(userJwt: string): string | undefined {
 export { MAX_ACCOUNT_JWT_BYTES };
 
 /** Why an account claim could never reach the bus, or undefined when it can. */
-export function accountClaimSizeProblem(accountJwt: string): string | undefined {
-  if (accountJwt.length <= MAX_ACCOUNT_JWT_BYTES) return undefined;
+export function accountClaimSizeProblem(claimLength: number): string | undefined {
+  if (claimLength <= MAX_ACCOUNT_JWT_BYTES) return undefined;
   return (
-    `the organization's bus account claim would be ${accountJwt.length} bytes, more than the ${MAX_ACCOUNT_JWT_BYTES} the bus ` +
+    `the organization's bus account claim would be ${claimLength} bytes, more than the ${MAX_ACCOUNT_JWT_BYTES} the bus ` +
     "takes (its maximum payload), so the bus could no longer be told of any change to the account; nothing was written. " +
     "Its revocation list is what grows: see docs/bus.md \"Revocations\""
   );

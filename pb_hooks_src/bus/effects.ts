@@ -7,6 +7,10 @@ import type { CollectionNames } from "../schema/names";
 import { accountOf, provisionAccount, refuseUnsignableExchange, resignAccount, signForSave, signedAccountJwt } from "./accounts";
 import { ensureManagedExchange, removeManagedImport } from "./managed";
 import { publishAccount, publishClaim } from "./publish";
+import { accountsWithPendingRevocations, claimOf, dropPendingRevocations, hasPendingRevocations, queueRevocation } from "./pending-revocations";
+import { sidecarCall } from "../lib/sidecar";
+import { reasonOf } from "../lib/sidecar-messages";
+import { transaction } from "../lib/transaction";
 import { accountNotice, publishNotices } from "./notices";
 import { addRevocation, prepareNewUser, prepareUserUpdate, revocationOf, type Revocation } from "./users";
 
@@ -59,13 +63,60 @@ export function busEffects(n: CollectionNames, config: PlatformConfig, record: c
   return undefined;
 }
 
-/** After commit: push or withdraw the account's claim. Failures stay recorded on the row. */
+/**
+ * After commit: push or withdraw the account's claim (failures stay recorded on the row); after a bus
+ * user's write, have the revocations it left pending signed (pending-revocations.ts).
+ */
 export function publishAfterCommit(app: CoreApp, n: CollectionNames, record: core.Record): void {
   const name = record.collection().name;
+  if (name === n.bus_users) {
+    signPendingLater(app, n, record.getString("organization"));
+    return;
+  }
   if (name !== n.bus_accounts) return;
-  // Sites refresh their leaf's copy once the hub has the claim (or has not: they re-read it anyway).
   publishAccount(app, n, record);
+  // Sites refresh their leaf's copy once the hub has the claim (or has not: they re-read it anyway).
   publishNotices(app, [accountNotice(record.getString("public_key"), record.getString("updated"))]);
+}
+
+/**
+ * Has the sidecar sign and push the account's claim once this request has answered, if the organization's
+ * bus users left revocations pending; without the sidecar's help, here and now.
+ */
+function signPendingLater(app: CoreApp, n: CollectionNames, organization: string): void {
+  const account = claimOf(app, n, organization);
+  if (!account || !hasPendingRevocations(app, account.id)) return;
+  try {
+    sidecarCall("/v1/bus/sign-later", { account: account.id });
+  } catch (err) {
+    console.warn(`bus: the pending revocations of account ${account.id} are signed now: the sidecar did not take them (${reasonOf(err)})`);
+    signPendingRevocations(app, n, account.id);
+  }
+}
+
+/**
+ * Takes the account's pending revocations into its list and saves it, which signs the claim; the save's
+ * own publication pushes it (publishAfterCommit). False when nothing was pending: a save since took them.
+ */
+export function signPendingRevocations(app: CoreApp, n: CollectionNames, accountId: string): boolean {
+  return transaction(app, (tx) => {
+    if (!hasPendingRevocations(tx, accountId)) return false;
+    const account = findRecord(tx, n.bus_accounts, accountId);
+    if (account) resignAccount(tx, n, account);
+    else dropPendingRevocations(tx, accountId);
+    return account !== undefined;
+  });
+}
+
+/** Every account's pending revocations signed: the minute's reconcile takes what a crash left. */
+export function signAllPendingRevocations(app: CoreApp, n: CollectionNames): void {
+  for (const id of accountsWithPendingRevocations(app)) signPendingRevocations(app, n, id);
+}
+
+/** After a delete's commit: a bus user's revocation pending, or an account's claim to withdraw. */
+export function publishAfterDelete(app: CoreApp, n: CollectionNames, record: core.Record): void {
+  if (record.collection().name === n.bus_users) signPendingLater(app, n, record.getString("organization"));
+  else withdrawDeletedAccount(app, n, record);
 }
 
 /**
@@ -75,7 +126,7 @@ export function publishAfterCommit(app: CoreApp, n: CollectionNames, record: cor
  * suspension does; $SYS.REQ.CLAIMS.DELETE is not used, docs/bus.md). The row is gone, so the outcome is
  * logged, and the minute's reconciliation withdraws whatever this could not (reconcile.ts).
  */
-export function withdrawDeletedAccount(app: CoreApp, n: CollectionNames, account: core.Record): void {
+function withdrawDeletedAccount(app: CoreApp, n: CollectionNames, account: core.Record): void {
   if (account.collection().name !== n.bus_accounts || !account.getBool("active")) return;
   account.set("active", false);
   const outcome = publishClaim(app, signedAccountJwt(app, n, account));
@@ -121,6 +172,7 @@ function revokeDeletedUser(tx: CoreApp, n: CollectionNames, user: core.Record): 
 }
 
 function revokeInAccount(tx: CoreApp, n: CollectionNames, organization: string, revocation: Revocation): void {
+  if (queueRevocation(tx, n, organization, revocation)) return;
   const account = accountOf(tx, n, organization);
   if (!account) return;
   if (addRevocation(account, revocation)) resignAccount(tx, n, account);

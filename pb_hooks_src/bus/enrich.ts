@@ -7,6 +7,10 @@
 import { recordOf } from "../lib/events";
 import { publishedCollectionNames } from "../lib/serving-names";
 import type { CollectionNames } from "../schema/names";
+import { PENDING_REVOCATIONS_TABLE } from "./deferred-signing";
+
+/** What a caller is told of revocations committed but not yet signed: they follow within moments. */
+const PENDING_STATUS = "revocations committed; the claim is being signed and pushed to the bus";
 
 /** The collections whose records carry the bus status: the enrich hook's tags. */
 export function busStatusCollections(n: CollectionNames): string[] {
@@ -22,9 +26,15 @@ export function withBusStatus(e: core.RecordEnrichEvent): void {
   const organization = name === n.organizations ? record.id : record.getString("organization");
   const rows = arrayOf(new DynamicModel({ confirmed: false, status: "" })) as { confirmed: boolean; status: string }[];
   // A plain equality seeks that index; a record filter would compare COALESCE(organization, '') row by row.
+  // Revocations still pending (bus/pending-revocations.ts) are not on the bus yet, whatever it last confirmed.
+  const pending = `EXISTS (SELECT 1 FROM ${PENDING_REVOCATIONS_TABLE} AS p WHERE p.account = a.[[id]])`;
   e.app
     .db()
-    .newQuery(`SELECT [[bus_confirmed]] AS confirmed, COALESCE([[bus_status]], '') AS status FROM {{${n.bus_accounts}}} WHERE [[organization]] = {:organization} LIMIT 1`)
+    .newQuery(
+      `SELECT a.[[bus_confirmed]] AND NOT ${pending} AS confirmed, ` +
+        `CASE WHEN ${pending} THEN '${PENDING_STATUS}' ELSE COALESCE(a.[[bus_status]], '') END AS status ` +
+        `FROM {{${n.bus_accounts}}} AS a WHERE a.[[organization]] = {:organization} LIMIT 1`,
+    )
     .bind({ organization })
     .all(rows);
   if (rows.length === 0) return;

@@ -9,6 +9,7 @@ import { withdrawOrphanAccounts } from "./orphans";
 import { publishAccount } from "./publish";
 import { adoptHubClaims } from "./hub-adoption";
 import { writeRefusal } from "../replication/lease";
+import { signAllPendingRevocations } from "./effects";
 
 export const RECONCILE_JOB = "platform-bus-reconcile";
 /** Cron steps in whole minutes; once a minute is the most often it can run. */
@@ -25,6 +26,8 @@ export function reconcileAccounts(app: CoreApp): ReconcileSummary {
   const n = collectionNames(currentConfig());
   // A control plane without the write lease neither publishes nor withdraws: another one is the primary.
   if (writeRefusal(app)) return { accounts: 0, confirmed: 0, withdrawn: 0 };
+  // Revocations a crash left pending join their lists first; each save pushes its account's claim.
+  signAllPendingRevocations(app, n);
   const ids = findAll(app, n.bus_accounts, "").map((a) => a.id);
   let confirmed = 0;
   for (const id of ids) {

@@ -13,6 +13,7 @@ import { pushClaimsMissedBy } from "./node-back";
 import { runCredentialUpkeep } from "./upkeep";
 import { leafConfig, leafConfigTag } from "./leaf";
 import { rotateOwnCredential } from "./rotate";
+import { signPendingRevocations } from "./effects";
 
 /**
  * GET /api/me/leaf-config (things session). Carries a cheap ETag (leafConfigTag); a poll whose
@@ -56,6 +57,15 @@ export function upkeepRoute(e: core.RequestEvent): void {
   respond(e, () => {
     requireSidecarCaller(e);
     return { status: 200, body: runCredentialUpkeep(e.app) };
+  });
+}
+
+/** POST /api/platform/bus/sign-claim (the sidecar only): an account's pending revocations signed and pushed. */
+export function signClaimRoute(e: core.RequestEvent): void {
+  respond(e, () => {
+    requireSidecarCaller(e);
+    const account = requiredString(readJsonObject(e), "account");
+    return { status: 200, body: { account, signed: signPendingRevocations(e.app, collectionNames(currentConfig()), account) } };
   });
 }
 

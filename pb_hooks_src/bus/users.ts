@@ -8,6 +8,7 @@ import { newRecordId, presigned } from "../lib/presigned";
 import { badRequest } from "../lib/errors";
 import type { CollectionNames } from "../schema/names";
 import { accountOf, jsonOf, rawJsonOf, userSigningSeed } from "./accounts";
+import { pendingCutoff } from "./pending-revocations";
 import { cutoffIn, withRevocation } from "./revocation-text";
 import { jwtIssuedAt } from "./issued-at";
 import { credentialSizeProblem, credsFile, permissionsFrom, permissionsProblem, userClaims } from "./claims";
@@ -192,8 +193,8 @@ function replaceKey(user: core.Record): void {
 
 /**
  * Signs a credential for the user's current key, valid for bus.user_credential_lifetime, issued strictly
- * after any cutoff of that key (the recorded one, the account's wildcard, and `cutoff`, one this write is
- * adding) and after the credential it replaces: a JWT's
+ * after any cutoff of that key (the recorded one, a pending one, the account's wildcard, and `cutoff`, one
+ * this write is adding) and after the credential it replaces: a JWT's
  * claims are its issue second and fields, so a re-sign within the same second would hand back the very
  * same credential.
  */
@@ -208,7 +209,12 @@ function mint(
   const publicKey = user.getString("public_key");
   const revocations = rawJsonOf(account, "revocations");
   // After the account's last credential minted without an expiry too, which a legacy wildcard will refuse.
-  const recordedCutoff = Math.max(cutoffIn(revocations, publicKey), cutoffIn(revocations, WILDCARD), account.getInt("unexpiring_until"));
+  const recordedCutoff = Math.max(
+    cutoffIn(revocations, publicKey),
+    pendingCutoff(tx, account.id, publicKey),
+    cutoffIn(revocations, WILDCARD),
+    account.getInt("unexpiring_until"),
+  );
   const iat = Math.max(nowSeconds(), recordedCutoff + 1, cutoff + 1, jwtIssuedAt(user.getString("jwt")) + 1);
   const exp = iat + lifetimeForMint(tx);
   // A slot recorded negative (bus/notices.ts#assignNoticeSlots) is carried from this credential on.

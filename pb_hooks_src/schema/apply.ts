@@ -10,6 +10,7 @@ import { CLOSED } from "./rules";
 import { indexesOf, setIndexes } from "./indexes";
 import { hasField } from "../lib/collections";
 import { dropRowCounts, keepRowCounts } from "./row-counts";
+import { dropPendingRevocationsTable, keepPendingRevocationsTable } from "../bus/pending-revocations";
 
 export function applyPlatformSchema(app: CoreApp, n: CollectionNames): void {
   const specs = platformCollections(n);
@@ -31,6 +32,7 @@ export function applyPlatformSchema(app: CoreApp, n: CollectionNames): void {
     app.save(collection);
   }
   keepRowCounts(app, n);
+  keepPendingRevocationsTable(app);
 }
 
 /**
@@ -53,6 +55,7 @@ export function upgradePlatformSchema(app: CoreApp, n: CollectionNames): void {
     app.save(collection);
   }
   keepRowCounts(app, n);
+  keepPendingRevocationsTable(app);
 }
 
 /** An existing text field takes a larger `max` its spec gained; never a smaller one, which rows may pass. */
@@ -67,6 +70,7 @@ function widenTextFields(collection: core.Collection, fields: CollectionSpec["fi
 export function removePlatformSchema(app: CoreApp, n: CollectionNames): void {
   const specs = platformCollections(n);
   dropRowCounts(app, n);
+  dropPendingRevocationsTable(app);
   // Rules and indexes next: PocketBase checks every rule and index on each save, and they name the
   // fields and collections removed below. A stock collection gets its own rules back.
   for (const spec of specs) {
