@@ -7,7 +7,7 @@ import type { CollectionNames } from "../schema/names";
 import { accountOf, provisionAccount, refuseUnsignableExchange, resignAccount, signForSave, signedAccountJwt } from "./accounts";
 import { ensureManagedExchange, removeManagedImport } from "./managed";
 import { publishAccount, publishClaim } from "./publish";
-import { accountsWithPendingRevocations, claimOf, dropPendingRevocations, hasPendingRevocations, queueRevocation } from "./pending-revocations";
+import { accountsWithPendingRevocations, accountWithPending, dropPendingRevocations, hasPendingRevocations, queueRevocation } from "./pending-revocations";
 import { sidecarCall } from "../lib/sidecar";
 import { reasonOf } from "../lib/sidecar-messages";
 import { transaction } from "../lib/transaction";
@@ -84,13 +84,13 @@ export function publishAfterCommit(app: CoreApp, n: CollectionNames, record: cor
  * bus users left revocations pending; without the sidecar's help, here and now.
  */
 function signPendingLater(app: CoreApp, n: CollectionNames, organization: string): void {
-  const account = claimOf(app, n, organization);
-  if (!account || !hasPendingRevocations(app, account.id)) return;
+  const account = accountWithPending(app, n, organization);
+  if (!account) return;
   try {
-    sidecarCall("/v1/bus/sign-later", { account: account.id });
+    sidecarCall("/v1/bus/sign-later", { account });
   } catch (err) {
-    console.warn(`bus: the pending revocations of account ${account.id} are signed now: the sidecar did not take them (${reasonOf(err)})`);
-    signPendingRevocations(app, n, account.id);
+    console.warn(`bus: the pending revocations of account ${account} are signed now: the sidecar did not take them (${reasonOf(err)})`);
+    signPendingRevocations(app, n, account);
   }
 }
 

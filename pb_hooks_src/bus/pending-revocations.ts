@@ -96,8 +96,21 @@ export function accountsWithPendingRevocations(app: CoreApp): string[] {
   return rows.map((row) => row.account);
 }
 
+/** The organization's account that has pending entries, if it has: one indexed lookup. */
+export function accountWithPending(app: CoreApp, n: CollectionNames, organization: string): string | undefined {
+  const rows = arrayOf(new DynamicModel({ id: "" })) as { id: string }[];
+  app.db()
+    .newQuery(
+      `SELECT a.[[id]] FROM {{${n.bus_accounts}}} AS a WHERE a.[[organization]] = {:organization} ` +
+        `AND EXISTS (SELECT 1 FROM ${PENDING_REVOCATIONS_TABLE} AS p WHERE p.account = a.[[id]]) LIMIT 1`,
+    )
+    .bind({ organization })
+    .all(rows);
+  return rows[0]?.id;
+}
+
 /** The account's id and its recorded claim's length, read without the claim or the list themselves. */
-export function claimOf(app: CoreApp, n: CollectionNames, organization: string): { id: string; claimLength: number } | undefined {
+function claimOf(app: CoreApp, n: CollectionNames, organization: string): { id: string; claimLength: number } | undefined {
   const rows = arrayOf(new DynamicModel({ id: "", claimLength: 0 })) as { id: string; claimLength: number }[];
   app.db()
     .newQuery(`SELECT [[id]], LENGTH([[jwt]]) AS [[claimLength]] FROM {{${n.bus_accounts}}} WHERE [[organization]] = {:organization} LIMIT 1`)
