@@ -96,7 +96,14 @@ describe("the hooks bundle", () => {
       }
       expect((await fetch(`${platform.url}/branding/theme.css`)).status).toBe(200);
       // The sidecar's own routes answer anyone else as if they did not exist.
-      for (const path of ["/api/platform/started", "/api/platform/readiness/snapshot", "/api/platform/readiness/checks/database"]) {
+      for (const path of [
+        "/api/platform/started",
+        "/api/platform/readiness/snapshot",
+        "/api/platform/readiness/checks/database",
+        "/api/platform/bus/upkeep",
+        "/api/platform/bus/node-back",
+        "/api/platform/bus/sign-claim",
+      ]) {
         const response = await fetch(`${platform.url}${path}`, { method: "POST", headers: { Authorization: "Bearer not-the-sidecar" }, body: "{}" });
         expect(response.status, path).toBe(404);
       }
