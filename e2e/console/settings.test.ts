@@ -105,9 +105,13 @@ describe("settings", () => {
     expect(creds.jwt).toBe(minted.jwt);
     expect(creds.seed).toMatch(/^SU/);
 
+    // The page reads the identity again after a rotation: the suspension below must come after that read,
+    // or the page already shows it suspended instead of trying and being refused.
+    const reread = page.waitForResponse((response) => response.url().includes(`/api/collections/bus_users/records/${identity.id}?fields=id`));
     await section.getByRole("button", { name: "Rotate credential" }).click();
     await confirm(page, "Rotate credential", "Rotate");
     await section.getByText("Credential rotated").waitFor();
+    await reread;
     const rotated = await world.su.collection("bus_users").getOne(identity.id);
     expect(rotated.jwt).not.toBe(minted.jwt);
     expect(rotated.public_key).toBe(minted.public_key);
