@@ -6,7 +6,8 @@ import { activeTransition, deletedActiveThing, type ActiveTransition, type Write
 import type { CollectionNames } from "../schema/names";
 import { accountOf, provisionAccount, refuseUnsignableExchange, resignAccount, signForSave, signedAccountJwt } from "./accounts";
 import { ensureManagedExchange, removeManagedImport } from "./managed";
-import { publishAccount, publishClaim } from "./publish";
+import { publishAccount } from "./publish";
+import { publishClaim } from "./claim-push";
 import { accountsWithPendingRevocations, accountWithPending, dropPendingRevocations, hasPendingRevocations, queueRevocation } from "./pending-revocations";
 import { sidecarCall } from "../lib/sidecar";
 import { reasonOf } from "../lib/sidecar-messages";

@@ -1,30 +1,92 @@
-// serve's start after a restore or a promotion (issue 35 item 3): each account's claim as the hub holds it
-// is read before the records are published again, and what the hub has that the records lack (a
-// revocation, a suspension: writes lost in the replication window) is merged back into the records, so
-// that no publication undoes it (bus/hub-merge.ts says how). The loss is named in the log.
+// The hub's claims before any push of serve's own (issue 35 item 3): after a restore or a promotion the
+// records may lack what the hub took (a revocation, a suspension: writes lost in the replication window),
+// and a claim signed from them and pushed would undo it. So each account's claim as the hub holds it is
+// read and merged back into the records (bus/hub-merge.ts says how) before this serve pushes a tenant's
+// claim: at its start, and, when the bus did not answer then, at the first push or the minute's reconcile
+// that finds it answering. The loss is named in the log.
 import { findAll, findRecord } from "../lib/collections";
 import type { CollectionNames } from "../schema/names";
 import { jsonOf, resignAccount } from "./accounts";
 import { hubAccountOf, mergeHubAccount } from "./hub-merge";
 import { jwtIssuedAt, jwtPayload } from "./issued-at";
 import { WILDCARD } from "./expiry";
-import { systemRequest } from "./publish";
+import { systemRequest } from "./system-request";
 import { writeRefusal } from "../replication/lease";
+import { operationReasonOf } from "../lib/sidecar-messages";
 
-/** How many accounts took something back from the hub; nothing when the bus does not answer. */
-export function adoptHubClaims(app: CoreApp, n: CollectionNames): number {
-  if (writeRefusal(app)) return 0; // not the primary: its records are not the ones to fix
-  let adopted = 0;
-  for (const account of findAll(app, n.bus_accounts, "")) {
-    let claim: string;
-    try {
-      claim = systemRequest(app, `$SYS.REQ.ACCOUNT.${account.getString("public_key")}.CLAIMS.LOOKUP`, "");
-    } catch {
-      return adopted; // the bus does not answer: the minute's reconcile publishes later, nothing to merge now
-    }
-    if (adoptHubClaim(app, n, account, claim)) adopted++;
+/** In the store every VM shares: "reading" while one request reads the hub's claims, "read" after. */
+const READ_KEY = "platform.bus.hub_claims";
+
+/**
+ * Whether the hub's claims are read. A call that read them names the accounts whose pushes waited for it:
+ * those it merged the hub's claim into (and re-signed), and those whose claim is not confirmed.
+ */
+export type HubReading = { read: true; merged: string[]; waiting: string[] } | { read: false; reason: string };
+
+const READ_BEFORE: HubReading = { read: true, merged: [], waiting: [] };
+
+/**
+ * Under serve, whether this process has read the hub's claims, reading them now if not (one request at a
+ * time). Other commands push without reading: only serve starts from a restored copy.
+ */
+export function readHubClaimsOnce(app: CoreApp, n: CollectionNames): HubReading {
+  if (!$os.args.includes("serve")) return READ_BEFORE;
+  let mine = false;
+  app.store().setFunc(READ_KEY, (state: unknown) => {
+    if (state === "read" || state === "reading") return state;
+    mine = true;
+    return "reading";
+  });
+  if (!mine) {
+    return app.store().get(READ_KEY) === "read" ? READ_BEFORE : { read: false, reason: "the hub's claims are being read first" };
   }
-  return adopted;
+  let reading: HubReading;
+  try {
+    reading = adoptHubClaims(app, n);
+  } catch (err) {
+    reading = { read: false, reason: `the hub's claims could not be merged: ${operationReasonOf(err)}` };
+  }
+  if (!reading.read) {
+    app.store().remove(READ_KEY);
+    return reading;
+  }
+  app.store().set(READ_KEY, "read");
+  return { ...reading, waiting: unconfirmedAccounts(app, n) };
+}
+
+/** serve's start and each lease taken: the hub's claims read again, whatever an earlier term read. */
+export function readHubClaimsAgain(app: CoreApp, n: CollectionNames): HubReading {
+  app.store().remove(READ_KEY);
+  return readHubClaimsOnce(app, n);
+}
+
+/** A lookup that failed is tried once more: on a loaded machine one reply can miss its timeout. */
+const LOOKUP_ATTEMPTS = 2;
+
+function adoptHubClaims(app: CoreApp, n: CollectionNames): HubReading {
+  const refusal = writeRefusal(app);
+  if (refusal) return { read: false, reason: refusal }; // not the primary: its records are not the ones to fix
+  const merged: string[] = [];
+  for (const account of findAll(app, n.bus_accounts, "")) {
+    const subject = `$SYS.REQ.ACCOUNT.${account.getString("public_key")}.CLAIMS.LOOKUP`;
+    let claim: string | undefined;
+    let failure: unknown;
+    for (let attempt = 0; attempt < LOOKUP_ATTEMPTS && claim === undefined; attempt++) {
+      try {
+        claim = systemRequest(app, subject, "");
+      } catch (err) {
+        failure = err;
+      }
+    }
+    if (claim === undefined) return { read: false, reason: `the hub's claim of account ${account.getString("name")} could not be read (${operationReasonOf(failure)})` };
+    if (adoptHubClaim(app, n, account, claim)) merged.push(account.id);
+  }
+  return { read: true, merged, waiting: [] };
+}
+
+/** Accounts whose push a reading kept waiting, or whose claim the bus has not confirmed for another reason. */
+function unconfirmedAccounts(app: CoreApp, n: CollectionNames): string[] {
+  return findAll(app, n.bus_accounts, "bus_confirmed = false").map((account) => account.id);
 }
 
 function adoptHubClaim(app: CoreApp, n: CollectionNames, account: core.Record, claim: string): boolean {
@@ -62,11 +124,19 @@ function adoptHubClaim(app: CoreApp, n: CollectionNames, account: core.Record, c
     org.set("active", false);
     app.save(org);
   }
-  const when = (seconds: number) => new Date(seconds * 1000).toISOString();
-  console.warn(
-    `bus: the hub holds account ${account.getString("name")}'s claim issued ${when(hub.issuedAt)}, the records one issued ${when(recordIssued)}: ` +
-      `writes to this organization's organizations, bus_accounts and bus_users rows after ${when(recordIssued)} were lost in the replication window; ` +
-      `kept from the hub: ${merged.adopted.length} revocation${merged.adopted.length === 1 ? "" : "s"}${merged.suspend ? " and the suspension" : ""}`,
-  );
+  console.warn(lossLine(account.getString("name"), hub.issuedAt, recordIssued, merged.adopted.length, merged.suspend));
   return true;
+}
+
+function lossLine(name: string, hubIssued: number, recordIssued: number, adopted: number, suspend: boolean): string {
+  const when = (seconds: number) => new Date(seconds * 1000).toISOString();
+  const kept = `kept from the hub: ${adopted} revocation${adopted === 1 ? "" : "s"}${suspend ? " and the suspension" : ""}`;
+  if (hubIssued > recordIssued) {
+    return (
+      `bus: the hub holds account ${name}'s claim issued ${when(hubIssued)}, the records one issued ${when(recordIssued)}: ` +
+      `writes to this organization's organizations, bus_accounts and bus_users rows after ${when(recordIssued)} were lost in the replication window; ${kept}`
+    );
+  }
+  // The records changed again before the hub could be read (the bus was down at serve's start).
+  return `bus: the hub's claim of account ${name}, issued ${when(hubIssued)}, holds revocations the records' later claim lacked; ${kept}`;
 }

@@ -15,8 +15,8 @@ describe("mergeHubAccount", () => {
     expect(mergeHubAccount(record, { revocations: {}, suspended: true, issuedAt: 1_001 }).suspend).toBe(true);
   });
 
-  it("leaves a record changed after the hub's claim as it is (a reactivation, a removed revocation that did not reach the hub)", () => {
-    expect(mergeHubAccount(record, { revocations: { UA: 100, UZ: 50 }, suspended: true, issuedAt: 999 })).toEqual({ revocations: { UA: 100 }, adopted: [], suspend: false, newerAtHub: false });
+  it("keeps the hub's revocations under a record changed after its claim, but not its suspension (a reactivation)", () => {
+    expect(mergeHubAccount(record, { revocations: { UA: 100, UZ: 50 }, suspended: true, issuedAt: 999 })).toEqual({ revocations: { UA: 100, UZ: 50 }, adopted: ["UZ"], suspend: false, newerAtHub: false });
   });
 
   it("changes nothing when the hub holds the record's own claim", () => {

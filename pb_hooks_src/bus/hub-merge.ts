@@ -1,10 +1,9 @@
 // What the hub already holds, merged back into a restored record store (issue 35 item 3, pure). After a
 // restore or a promotion, the records may predate claims the hub took: a revocation or a suspension
 // written after the last replicated transaction. Publishing the record as it is would undo them, so when
-// this control plane takes the write lease each account's hub claim is read first. When the hub's claim is
-// newer than the record's, every revocation it carries stays (the later cutoff wins) and so does its
-// suspension; when the record is newer (a change the bus had not confirmed), the record stands. The next
-// claim is issued after the hub's.
+// this control plane takes the write lease each account's hub claim is read first. Every revocation it
+// carries stays (the later cutoff wins); its suspension stays when its claim is newer than the record's
+// (a record changed since may be a reactivation). The next claim is issued after the hub's.
 
 export interface RecordedAccount {
   revocations: Record<string, number>;
@@ -35,15 +34,17 @@ export function mergeHubAccount(record: RecordedAccount, hub: HubAccount): HubMe
   const revocations = { ...record.revocations };
   const adopted: string[] = [];
   const newerAtHub = hub.issuedAt > record.issuedAt;
-  // A record newer than the hub's claim is the truth (a removal the bus did not confirm yet stays removed).
-  if (!newerAtHub) return { revocations, adopted, suspend: false, newerAtHub };
+  // Every revocation the hub holds stays, even under a record changed since (the bus down at serve's
+  // start, a write signed before the hub could be read). The only entries a record drops are pruned ones,
+  // which refuse nothing that has not expired: one taken back is pruned again.
   for (const [key, cutoff] of Object.entries(hub.revocations)) {
     if ((revocations[key] ?? -1) < cutoff) {
       revocations[key] = cutoff;
       adopted.push(key);
     }
   }
-  return { revocations, adopted: adopted.sort(), suspend: record.active && hub.suspended, newerAtHub };
+  // A suspension only from a claim newer than the record's: a record changed after it may reactivate.
+  return { revocations, adopted: adopted.sort(), suspend: newerAtHub && record.active && hub.suspended, newerAtHub };
 }
 
 /** The hub's state read from its claim's payload; undefined when it is not an account claim. */

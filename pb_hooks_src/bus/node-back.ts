@@ -5,8 +5,8 @@
 import { currentConfig } from "../config/runtime";
 import { findAll } from "../lib/collections";
 import { collectionNames } from "../schema/names";
-import { nodesUp } from "./publish";
-import { publishCurrent } from "./reconcile";
+import { nodesUp } from "./claim-push";
+import { publishCurrent } from "./publish";
 import { confirmedNodes } from "./replies";
 import { writeRefusal } from "../replication/lease";
 

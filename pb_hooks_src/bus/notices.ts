@@ -26,7 +26,7 @@ import { findOperator, operatorKeys, SYSTEM_OPERATOR, unsealSystemCreds } from "
 import { NOTICE_EXPORT, systemAccountClaims, type ImportClaim, type Permissions } from "./claims";
 import { jwtPayload } from "./issued-at";
 import { signJwt } from "./signer";
-import { publishClaim } from "./publish";
+import { publishClaim } from "./claim-push";
 import { accountPublicKey } from "./account-key";
 import { serverUrls } from "./server-port";
 import { writeRefusal } from "../replication/lease";

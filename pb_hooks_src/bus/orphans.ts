@@ -7,7 +7,8 @@ import type { CollectionNames } from "../schema/names";
 import { accountClaims, type Claims } from "./claims";
 import { jwtIssuedAt, jwtPayload } from "./issued-at";
 import { operatorKeys } from "./operator";
-import { publishClaim, systemRequest } from "./publish";
+import { publishClaim } from "./claim-push";
+import { systemRequest } from "./system-request";
 import { signJwt } from "./signer";
 
 /** What finding and withdrawing orphans reads and writes. */

@@ -1,92 +1,59 @@
-// Publication of account claims over the control plane's own bus connection (as the system user), with
-// $SYS.REQ.CLAIMS.UPDATE. A suspended account's claim admits nothing (accounts.ts): the server drops its
-// connections and the full resolver keeps that claim across restarts. $SYS.REQ.CLAIMS.DELETE is not used:
-// with nats-server 2.15.2 a deleted account that clients keep dialling could stay locked out after its
-// claim was pushed again (docs/bus.md). The outcome is recorded on the account row, never hidden.
-import { currentConfig } from "../config/runtime";
-import { sidecarCall } from "../lib/sidecar";
-import { SidecarError, reasonOf } from "../lib/sidecar-messages";
+// Tenants' account claims pushed to the bus (claim-push.ts) by the write lease's holder, once the hub's
+// claims are merged into the records. A suspended account's claim admits nothing (accounts.ts): the
+// server drops its connections and the full resolver keeps that claim across restarts.
+// $SYS.REQ.CLAIMS.DELETE is not used: with nats-server 2.15.2 a deleted account that clients keep dialling
+// could stay locked out after its claim was pushed again (docs/bus.md). The outcome is recorded on the
+// account row, never hidden.
 import { logPublication } from "../audit/verbose";
+import { findRecord } from "../lib/collections";
 import type { CollectionNames } from "../schema/names";
-import { operatorKeys } from "./operator";
-import type { NatsRepliesResponse } from "../../common/sidecar/protocol";
-import { clusterClaimsOutcome, parseClaimsReply, replyServer, type ClaimsReply } from "./replies";
-import { serverUrls } from "./server-port";
 import { writeRefusal } from "../replication/lease";
-
-const PUBLISH_TIMEOUT_MS = 3000;
-const CLAIMS_UPDATE = "$SYS.REQ.CLAIMS.UPDATE";
-/** Every server of the cluster answers with its statistics, which name it. */
-const SERVER_PING = "$SYS.REQ.SERVER.PING";
-/** How long the ping waits for a listed node that has not answered: one that is down costs this per claim. */
-const NODE_PING_WAIT_MS = 300;
+import type { ClaimsReply } from "./replies";
+import { publishClaim } from "./claim-push";
+import { readHubClaimsOnce } from "./hub-adoption";
 
 export function publishAccount(app: CoreApp, n: CollectionNames, account: core.Record): ClaimsReply {
   // Only the write lease's holder pushes tenants' claims: a demoted primary's could undo a newer one.
   const refusal = writeRefusal(app);
-  const outcome = refusal ? { ok: false, message: `not pushed: ${refusal}` } : publishClaim(app, account.getString("jwt"));
-  recordOutcome(app, n, account, outcome);
-  logPublication(account, outcome.ok, outcome.message);
-  return outcome;
+  if (refusal) return recordOutcome(app, n, account, { ok: false, message: `not pushed: ${refusal}` });
+  // Nor before the hub's claims are merged into the records (hub-adoption.ts). A first reading, now,
+  // re-signs what it merged; the pushes that waited for it follow, this account's as stored now.
+  const hub = readHubClaimsOnce(app, n);
+  if (!hub.read) return recordOutcome(app, n, account, { ok: false, message: `not pushed yet: ${hub.reason}; tried again at the next push and every minute` });
+  for (const id of new Set([...hub.merged, ...hub.waiting])) if (id !== account.id) publishCurrent(app, n, id);
+  const current = hub.merged.includes(account.id) ? (findRecord(app, n.bus_accounts, account.id) ?? account) : account;
+  return recordOutcome(app, n, current, publishClaim(app, current.getString("jwt")));
 }
 
+const MAX_ATTEMPTS = 3;
+
 /**
- * Pushes one signed account claim to the bus; the bus's answer, or why there was none. On a cluster every
- * node's resolver answers: the nodes up are asked first, and each must confirm.
+ * Publishes the account as it is stored now, and again if a write changed it meanwhile: a write's own
+ * publication may have run before this one, which must not leave an older state on the bus.
  */
-export function publishClaim(app: CoreApp, jwt: string): ClaimsReply {
-  try {
-    const nodes = serverUrls(currentConfig().bus.server_url).length;
-    if (nodes === 1) return parseClaimsReply(systemRequest(app, CLAIMS_UPDATE, jwt));
-    const up = nodesUp(app);
-    return clusterClaimsOutcome(up, systemRequestAll(app, CLAIMS_UPDATE, jwt, up.length), nodes);
-  } catch (err) {
-    // The sidecar's own words ("the bus at … could not be reached"), not its route's name.
-    return { ok: false, message: `the bus has not confirmed it: ${err instanceof SidecarError ? err.reason : reasonOf(err)}` };
+export function publishCurrent(app: CoreApp, n: CollectionNames, id: string): boolean {
+  let ok = false;
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const before = findRecord(app, n.bus_accounts, id);
+    if (!before) return false;
+    ok = publishAccount(app, n, before).ok;
+    const after = findRecord(app, n.bus_accounts, id);
+    if (!after || (after.getString("jwt") === before.getString("jwt") && after.getBool("active") === before.getBool("active"))) break;
   }
+  return ok;
 }
 
 /**
- * The names of the cluster's nodes that answer the system ping: up, and routed to the node the control
- * plane is connected to. Every listed node answers at once; only while one is down does the ping wait its bound.
+ * The outcome recorded on the row and in the verbose audit log, with a plain UPDATE: it is not a change
+ * of desired state (no hooks, no audit entry).
  */
-export function nodesUp(app: CoreApp): string[] {
-  const listed = serverUrls(currentConfig().bus.server_url).length;
-  return systemRequestAll(app, SERVER_PING, "", listed, NODE_PING_WAIT_MS).map(replyServer).filter((name) => name !== "");
-}
-
-/** A system API request every node of a cluster answers: `count` replies, or those within `waitMs`. */
-function systemRequestAll(app: CoreApp, subject: string, payload: string, count: number, waitMs?: number): string[] {
-  const { replies } = sidecarCall<NatsRepliesResponse>("/v1/nats/request-all", {
-    servers: serverUrls(currentConfig().bus.server_url),
-    creds: operatorKeys(app).systemUserCreds,
-    subject,
-    payload,
-    timeoutMs: PUBLISH_TIMEOUT_MS,
-    count,
-    ...(waitMs === undefined ? {} : { waitMs }),
-  }, PUBLISH_TIMEOUT_MS / 1000 + 2);
-  return replies;
-}
-
-/** One request to the bus's system API as the system user; throws when no reply comes. */
-export function systemRequest(app: CoreApp, subject: string, payload: string): string {
-  const { reply } = sidecarCall<{ reply: string }>("/v1/nats/request", {
-    servers: serverUrls(currentConfig().bus.server_url),
-    creds: operatorKeys(app).systemUserCreds,
-    subject,
-    payload,
-    timeoutMs: PUBLISH_TIMEOUT_MS,
-  }, PUBLISH_TIMEOUT_MS / 1000 + 2);
-  return reply;
-}
-
-/** Written with a plain UPDATE: the outcome is not a change of desired state (no hooks, no audit entry). */
-function recordOutcome(app: CoreApp, n: CollectionNames, account: core.Record, outcome: ClaimsReply): void {
+function recordOutcome(app: CoreApp, n: CollectionNames, account: core.Record, outcome: ClaimsReply): ClaimsReply {
   app.db()
     .newQuery(`UPDATE {{${n.bus_accounts}}} SET bus_confirmed = {:ok}, bus_status = {:status} WHERE id = {:id}`)
     .bind({ ok: outcome.ok, status: outcome.message.slice(0, 500), id: account.id })
     .execute();
   account.set("bus_confirmed", outcome.ok);
   account.set("bus_status", outcome.message.slice(0, 500));
+  logPublication(account, outcome.ok, outcome.message);
+  return outcome;
 }

@@ -15,6 +15,11 @@ export function reasonOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** The sidecar's own words for a failed operation ("the bus at … could not be reached"), not its route's name. */
+export function operationReasonOf(err: unknown): string {
+  return err instanceof SidecarError ? err.reason : reasonOf(err);
+}
+
 /** The sidecar answered with an error: the operation failed (bad input, bus down), the sidecar is fine. */
 export class SidecarError extends Error {
   constructor(

@@ -6,7 +6,7 @@
 import { accountClaims, credsFile, userClaims, NO_LIMIT } from "../bus/claims";
 import { jwtPayload } from "../bus/issued-at";
 import { operatorKeys } from "../bus/operator";
-import { publishClaim } from "../bus/publish";
+import { publishClaim } from "../bus/claim-push";
 import { newNkeys, signJwt, type Nkey } from "../bus/signer";
 import { sealSecret, unsealSecret } from "../lib/secrets";
 import { leasePermissions, replicaPermissions } from "./replica-permissions";
