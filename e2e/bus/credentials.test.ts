@@ -525,6 +525,23 @@ describe("signing keys (POST /api/org/bus-account/keys)", () => {
     const last = await w.su.collection("bus_users").getOne((await w.su.collection("things").getOne(created[created.length - 1].id)).bus_user);
     expect(await refused(last.creds_file)).toBe(false);
   });
+  it("revoke_users across a second's tick adds no entry beside the wildcard", { timeout: 180_000 }, async () => {
+    const org = await w.su.collection("organizations").create({ name: "Mass revoke", code: unique("mass"), active: true });
+    const owner = await createMember(w.su, org.id, "owner");
+    const pb = client(bus.platform.url);
+    await pb.collection("users").authWithPassword(owner.email as string, PASSWORD);
+    // Enough users that the revoke's transaction spans a second (each is re-keyed and re-minted).
+    for (let batch = 0; batch < 20; batch++) await Promise.all(Array.from({ length: 10 }, () => busUser(org.id)));
+    const issueSeconds = async () => new Set((await w.su.collection("bus_users").getFullList({ filter: `organization = "${org.id}"`, fields: "jwt" })).map((u) => JSON.parse(Buffer.from((u.jwt as string).split(".")[1], "base64url").toString()).iat as number));
+    // Revoked until one revoke's new credentials were issued in two seconds or more: the clock ticked during it.
+    let ticked = false;
+    for (let attempt = 0; attempt < 3 && !ticked; attempt++) {
+      expect((await keys(pb, { action: "revoke_users" })).status).toBe(200);
+      ticked = (await issueSeconds()).size > 1;
+      expect(Object.keys((await account(org.id)).revocations as Record<string, number>)).toEqual(["*"]);
+    }
+    expect(ticked).toBe(true);
+  });
 });
 
 describe("POST /api/me/bus-creds/rotate", () => {

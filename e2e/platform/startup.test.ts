@@ -31,6 +31,8 @@ function bundleFiles(): string[] {
 }
 
 /** Serves until healthy or exit; resolves with whether it served and what it printed. `whileServing` sees the pid once healthy. */
+const SERVE_WITHIN_MS = 60_000;
+
 async function tryServe(
   args: string[],
   env: NodeJS.ProcessEnv,
@@ -42,7 +44,8 @@ async function tryServe(
   let output = "";
   child.stdout.on("data", (d) => (output += d));
   child.stderr.on("data", (d) => (output += d));
-  const deadline = Date.now() + 20_000;
+  // A fresh data directory is migrated first: on a loaded 2-core machine that alone has taken over 20 s.
+  const deadline = Date.now() + SERVE_WITHIN_MS;
   while (Date.now() < deadline && child.exitCode === null) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/api/health`)).ok) {
@@ -124,7 +127,7 @@ describe("the hooks bundle", () => {
     expect(result.output).toContain("TextEncoder");
   });
 
-  it("while the stock default (hook watching on) would serve without the platform's hooks", async () => {
+  it("while the stock default (hook watching on) would serve without the platform's hooks", { timeout: SERVE_WITHIN_MS + 30_000 }, async () => {
     const hooks = dir("broken-hooks");
     cpSync(join(REPO_ROOT, "pb_hooks"), hooks, { recursive: true });
     writeFileSync(join(hooks, "main.pb.js"), "throw new Error('broken bundle');\n");
@@ -139,7 +142,7 @@ describe("Go's collector under serve", () => {
   const gogcOf = (pid: number) =>
     readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").find((entry) => entry.startsWith("GOGC="));
 
-  it("runs with GOGC=200, unless the operator set GOGC", async () => {
+  it("runs with GOGC=200, unless the operator set GOGC", { timeout: 2 * SERVE_WITHIN_MS + 30_000 }, async () => {
     for (const [given, expected] of [[undefined, "GOGC=200"], ["50", "GOGC=50"]] as const) {
       let seen: string | undefined;
       const result = await tryServe([], { PB_DATA_DIR: dir("data"), GOGC: given }, LAUNCHER, (pid) => (seen = gogcOf(pid)));

@@ -133,11 +133,15 @@ export function prepareUserUpdate(tx: CoreApp, n: CollectionNames, user: core.Re
     return undefined;
   }
   if (revoke) {
-    // Leaked credentials: the old key is cut off for good and a new key replaces it.
+    // Leaked credentials: the old key is cut off for good and a new key replaces it. Under an account-wide
+    // revoke (bus/keys.ts) the wildcard refuses every credential of the old key already; an entry of its
+    // own, which a second that ticks during a large fleet's revoke would otherwise add, is only weight.
     const revocation = revocationOf(user);
+    const account = accountOf(tx, n, user.getString("organization"));
+    const covered = account !== undefined && cutoffIn(rawJsonOf(account, "revocations"), WILDCARD) >= jwtIssuedAt(user.getString("jwt"));
     replaceKey(user);
-    mint(tx, n, user);
-    return revocation;
+    mint(tx, n, user, account);
+    return covered ? undefined : revocation;
   }
   const permissionsChanged = ["publish_permissions", "subscribe_permissions"].some(
     (f) => toString(previous.get(f)) !== toString(user.get(f)),
