@@ -30,9 +30,9 @@ function bundleFiles(): string[] {
   return files;
 }
 
-/** Serves until healthy or exit; resolves with whether it served and what it printed. `whileServing` sees the pid once healthy. */
 const SERVE_WITHIN_MS = 60_000;
 
+/** Serves until healthy or exit; resolves with whether it served and what it printed. `whileServing` sees the pid once healthy. */
 async function tryServe(
   args: string[],
   env: NodeJS.ProcessEnv,

@@ -7,7 +7,7 @@ import { operatorKeys } from "./operator";
 import { serverUrls } from "./server-port";
 
 /** How long one request waits for its reply. */
-export const SYSTEM_REQUEST_TIMEOUT_MS = 3000;
+const SYSTEM_REQUEST_TIMEOUT_MS = 3000;
 
 /** One request; throws when no reply comes. */
 export function systemRequest(app: CoreApp, subject: string, payload: string): string {
