@@ -9,6 +9,7 @@ import PocketBase from "pocketbase";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountNoticeSubject, noticeSlotOf, overlayNoticeSubject, parseNotice, userNoticeSubject, type Notice } from "../../common/bus/notices";
 import { connectWithCreds, eventually, startPlatformWithBus, type PlatformWithBus } from "../harness/bus";
+import { migrateUp } from "../harness/platform";
 import { sqlite } from "../harness/sqlite";
 import { createOrganization, unique } from "../harness/world";
 import { createFleet } from "../harness/fleet";
@@ -166,7 +167,7 @@ describe("change notices", () => {
       `UPDATE bus_users SET notice_slot = 0 WHERE organization = '${org.id}';`,
       "DELETE FROM _migrations WHERE file = '1764000017_change_notices.js';",
     ].join("\n"));
-    const migrated = await bus.platform.command(["migrate", "up"]);
+    const migrated = await migrateUp(bus.platform);
     expect(migrated.code, migrated.stderr).toBe(0);
     const slots = JSON.parse(sqlite(bus.platform.dataDir, `SELECT id, notice_slot FROM bus_users WHERE organization = '${org.id}' ORDER BY created, id;`, { json: true }) || "[]") as { id: string; notice_slot: number }[];
     expect(slots.map((row) => row.notice_slot)).toEqual([-1, -2]);

@@ -33,8 +33,11 @@ export interface Platform {
   /** Runs another command of the binary against the same data directory. */
   command(args: string[]): Promise<RunResult>;
   superuser(): Promise<PocketBase>;
-  /** Stops serve and starts it again on the same port and data directory, optionally with changed environment. */
-  restart(changes?: NodeJS.ProcessEnv): Promise<void>;
+  /**
+   * Stops serve and starts it again on the same port and data directory, optionally with changed environment
+   * and with `whileStopped` run in between (a state only a stopped platform can be given, as an upgrade's).
+   */
+  restart(changes?: NodeJS.ProcessEnv, whileStopped?: () => unknown): Promise<void>;
   /** SIGKILL: serve dies as a machine's loss would end it, its data directory kept (restart() serves it again). */
   kill(): Promise<void>;
   stop(): Promise<void>;
@@ -138,8 +141,9 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Plat
       child.kill("SIGKILL");
       await exited;
     },
-    restart: async (changes = {}) => {
+    restart: async (changes = {}, whileStopped) => {
       await stop(child);
+      await whileStopped?.();
       Object.assign(env, changes);
       child = await serve();
     },
@@ -179,6 +183,16 @@ export function usePlatform(options: () => PlatformOptions | Promise<PlatformOpt
   }, 60_000);
   afterAll(async () => platform.stop?.());
   return platform;
+}
+
+/**
+ * `migrate up` as an upgrade runs it: serve stopped, then started again. Beside a serve that commits, SQLite
+ * refuses the migration's transaction with SQLITE_BUSY (docs/operations.md "Upgrades and rolling back").
+ */
+export async function migrateUp(platform: Platform): Promise<RunResult> {
+  let migrated: RunResult = { code: -1, stdout: "", stderr: "migrate up did not run" };
+  await platform.restart({}, async () => (migrated = await platform.command(["migrate", "up"])));
+  return migrated;
 }
 
 /**

@@ -6,6 +6,7 @@
 import type PocketBase from "pocketbase";
 import { describe, expect, it } from "vitest";
 import { ACTORS, PASSWORD, createOrganization, statusOf, useWorld } from "../harness/world";
+import { migrateUp } from "../harness/platform";
 import { sqlite } from "../harness/sqlite";
 
 const { platform, world: w } = useWorld();
@@ -129,7 +130,7 @@ describe("the total of a list page from the kept count", () => {
 
   it("is counted afresh by migration 1764000010, whatever the table held", async () => {
     sql(`UPDATE _org_row_counts SET total = 999; DELETE FROM _migrations WHERE file = '1764000010_org_row_counts.js'`);
-    const migrated = await platform.command(["migrate", "up"]);
+    const migrated = await migrateUp(platform);
     expect(migrated.code, migrated.stderr).toBe(0);
     for (const actor of ["owner", "member", "foreign_owner"] as const) {
       for (const collection of COUNTED) await expectSameTotals(await w.client(actor), collection, actor);

@@ -7,6 +7,7 @@ import type { RecordModel } from "pocketbase";
 import { beforeAll, describe, expect, it } from "vitest";
 import { NEBULA, useNebulaWorkspace } from "../harness/nebula";
 import { useWorld } from "../harness/world";
+import { migrateUp } from "../harness/platform";
 import { sqlite } from "../harness/sqlite";
 
 const { run, file } = useNebulaWorkspace("overlay-deactivation-");
@@ -140,7 +141,7 @@ describe("overlay deactivation at the size of one row", () => {
     const peer = await owner.collection("overlay_hosts").getOne(peers[2].id);
     expect(blocklistOf(peer.config_yaml)).not.toContain(dormant.fingerprint);
 
-    const migrated = await platform.command(["migrate", "up"]);
+    const migrated = await migrateUp(platform);
     expect(migrated.code, migrated.stderr).toBe(0);
 
     await expectBlockedEverywhere(dormant.fingerprint, dormant.id);
@@ -148,7 +149,7 @@ describe("overlay deactivation at the size of one row", () => {
     const listed = async () => (await w.su.collection("overlay_ca").getOne(w.a.overlay_ca.id)).revoked_fingerprints as string[];
     const once = await listed();
     sql(`DELETE FROM _migrations WHERE file = '1764000005_inactive_hosts_revoked.js'`);
-    expect((await platform.command(["migrate", "up"])).code).toBe(0);
+    expect((await migrateUp(platform)).code).toBe(0);
     expect(await listed()).toEqual(once);
   });
 

@@ -3,6 +3,7 @@
 import yaml from "js-yaml";
 import { describe, expect, it } from "vitest";
 import { useWorld } from "../harness/world";
+import { migrateUp } from "../harness/platform";
 import { sqlite } from "../harness/sqlite";
 import { EXPIRY_MARGIN_SECONDS, notAfterSeconds } from "../../pb_hooks_src/overlay/revocations";
 
@@ -72,7 +73,7 @@ describe("overlay blocklist pruning", () => {
     // The list as written before expiries were kept: bare fingerprints.
     sqlite(platform.dataDir, `UPDATE overlay_ca SET revoked_fingerprints = json_array('${dormant.fingerprint}', '${orphan}') WHERE organization = '${w.a.organization.id}';
       DELETE FROM _migrations WHERE file = '1764000016_revocation_expiry.js'`);
-    const migrated = await platform.command(["migrate", "up"]);
+    const migrated = await migrateUp(platform);
     expect(migrated.code, migrated.stderr).toBe(0);
     const list = (await w.su.collection("overlay_ca").getOne(w.a.overlay_ca.id)).revoked_fingerprints as unknown[];
     expect(list).toEqual([[dormant.fingerprint, notAfterSeconds(dormant.not_after)], orphan]);

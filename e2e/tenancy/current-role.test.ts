@@ -3,6 +3,7 @@
 // very next read, nobody can set it, and concurrent writers leave it equal to what the committed rows say.
 import { describe, expect, it } from "vitest";
 import { PASSWORD, client, createMember, statusOf, useWorld } from "../harness/world";
+import { migrateUp } from "../harness/platform";
 import { sqlite } from "../harness/sqlite";
 
 const { platform, world: w } = useWorld();
@@ -130,7 +131,7 @@ describe("migration 1764000004 on a database written before it", () => {
     const pb = await signIn(user.email as string);
     sql(`UPDATE users SET current_role = ''; DELETE FROM _migrations WHERE file = '1764000004_current_role.js'`);
     expect(await busUserIds(pb)).toEqual([]);
-    const migrated = await platform.command(["migrate", "up"]);
+    const migrated = await migrateUp(platform);
     expect(migrated.code, migrated.stderr).toBe(0);
     expect(storedRole(user.id)).toBe("admin");
     expect(storedRole(w.users.viewer.id)).toBe("viewer");

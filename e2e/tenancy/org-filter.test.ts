@@ -4,6 +4,7 @@
 // is asked here the way a script or the console would ask it.
 import { describe, expect, it } from "vitest";
 import { useWorld } from "../harness/world";
+import { migrateUp } from "../harness/platform";
 import { sqlite } from "../harness/sqlite";
 
 const { platform, world: w } = useWorld();
@@ -60,7 +61,7 @@ describe("migration 1764000006 on a database written before it", () => {
            (SELECT fullkey FROM json_each(indexes) WHERE value LIKE '%idx_things_org_scope%'), '${expression.replace(/'/g, "''")}')
          WHERE name = 'things';
          DELETE FROM _migrations WHERE file = '1764000006_organization_index.js'`);
-    const migrated = await platform.command(["migrate", "up"]);
+    const migrated = await migrateUp(platform);
     expect(migrated.code, migrated.stderr).toBe(0);
     expect(sql("SELECT sql FROM sqlite_master WHERE name = 'idx_things_org_scope'")).toBe(
       "CREATE INDEX `idx_things_org_scope` ON `things` (`organization`)",
